@@ -1,0 +1,41 @@
+package shared
+
+// GatewaySpec exposes the API through a Gateway API HTTPRoute.
+type GatewaySpec struct {
+	// Hostname the route matches.
+	// +kubebuilder:validation:MinLength=1
+	Hostname string `json:"hostname"`
+	// ParentRef names the Gateway.
+	ParentRef GatewayParentRef `json:"parentRef"`
+	// Path prefix of the route; "/" when unset, a leading "/" is added.
+	// +optional
+	Path string `json:"path,omitempty"`
+	// Annotations copied onto the HTTPRoute.
+	// +optional
+	Annotations map[string]string `json:"annotations,omitempty"`
+}
+
+// GatewayParentRef names a Gateway and optionally one of its listeners.
+type GatewayParentRef struct {
+	// Name of the Gateway.
+	// +kubebuilder:validation:MinLength=1
+	Name string `json:"name"`
+	// Namespace of the Gateway; the CR's namespace when unset.
+	// +optional
+	Namespace string `json:"namespace,omitempty"`
+	// SectionName selects one listener; all listeners when unset.
+	// +optional
+	SectionName string `json:"sectionName,omitempty"`
+}
+
+// EffectivePath returns the route path with a leading slash, "/" when unset.
+func (g GatewaySpec) EffectivePath() string {
+	switch {
+	case g.Path == "":
+		return "/"
+	case g.Path[0] != '/':
+		return "/" + g.Path
+	default:
+		return g.Path
+	}
+}

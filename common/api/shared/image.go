@@ -1,0 +1,25 @@
+package shared
+
+// ImageSpec pins the service image by tag or by digest, never both.
+// +kubebuilder:validation:XValidation:rule="has(self.tag) != has(self.digest)",message="exactly one of image.tag or image.digest must be set"
+type ImageSpec struct {
+	// Repository is the image repository, e.g. registry.example.org/openstack/placement.
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]+([._:/-][a-z0-9]+)*$`
+	Repository string `json:"repository"`
+	// Tag pins the image by tag; a tag starting with YYYY.N must name spec.openStackRelease.
+	// +kubebuilder:validation:Pattern=`^[a-zA-Z0-9_][a-zA-Z0-9._-]{0,127}$`
+	// +optional
+	Tag string `json:"tag,omitempty"`
+	// Digest pins the image by content digest.
+	// +kubebuilder:validation:Pattern=`^sha256:[a-f0-9]{64}$`
+	// +optional
+	Digest string `json:"digest,omitempty"`
+}
+
+// Reference returns repo@digest when a digest is set, else repo:tag.
+func (i ImageSpec) Reference() string {
+	if i.Digest != "" {
+		return i.Repository + "@" + i.Digest
+	}
+	return i.Repository + ":" + i.Tag
+}

@@ -1,0 +1,82 @@
+// Package dsn assembles the pymysql connection URL the services read from the
+// derived <cr>-db-connection Secret.
+package dsn
+
+import (
+	"net/url"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/c5c3/openstack-operators/common/api/shared"
+)
+
+// Parts of a DSN. Host includes the port.
+type Parts struct {
+	User, Password, Host, Database string
+	TLS                            *shared.DatabaseTLS
+	// TLSDir is where the db-tls volume is mounted.
+	TLSDir string
+}
+
+// Build renders mysql+pymysql://user:pw@host/db?charset=utf8[&ssl_*] with the
+// userinfo percent-encoded and the query keys sorted.
+func Build(p Parts) string {
+	q := map[string]string{"charset": "utf8"}
+	if p.TLS.Enabled() {
+		q["ssl_ca"] = path.Join(p.TLSDir, "ca.crt")
+		q["ssl_cert"] = path.Join(p.TLSDir, "tls.crt")
+		q["ssl_key"] = path.Join(p.TLSDir, "tls.key")
+		switch p.TLS.Mode {
+		case shared.TLSVerifyCA:
+			q["ssl_verify_cert"] = "true"
+		case shared.TLSVerifyFull:
+			q["ssl_verify_cert"] = "true"
+			q["ssl_verify_identity"] = "true"
+		}
+	}
+	keys := make([]string, 0, len(q))
+	for k := range q {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	pairs := make([]string, 0, len(keys))
+	for _, k := range keys {
+		// Paths keep their slashes literal; pymysql reads them verbatim.
+		pairs = append(pairs, url.QueryEscape(k)+"="+strings.ReplaceAll(url.QueryEscape(q[k]), "%2F", "/"))
+	}
+	userinfo := url.UserPassword(p.User, p.Password).String()
+	return "mysql+pymysql://" + userinfo + "@" + p.Host + "/" + p.Database + "?" + strings.Join(pairs, "&")
+}
+
+// Host returns the server address: <clusterRef>.<namespace>.svc:<port> for a
+// managed database, else <host>:<port>.
+func Host(d shared.DatabaseSpec, namespace string) string {
+	port := itoa(d.EffectivePort())
+	if d.ClusterRef != nil {
+		return d.ClusterRef.Name + "." + namespace + ".svc:" + port
+	}
+	return d.Host + ":" + port
+}
+
+// User returns the database user: the CR name for managed Static credentials
+// (the operator's User CR), else the Secret's username.
+func User(d shared.DatabaseSpec, crName, secretUsername string) string {
+	if d.Managed() && !d.Dynamic() {
+		return crName
+	}
+	return secretUsername
+}
+
+func itoa(n int32) string {
+	const digits = "0123456789"
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for n > 0 {
+		b = append([]byte{digits[n%10]}, b...)
+		n /= 10
+	}
+	return string(b)
+}

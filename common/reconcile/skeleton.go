@@ -1,0 +1,102 @@
+// Package reconcile is the status skeleton of one reconcile pass: resolve the
+// target cluster, hand deletion to the finalizer flow, ensure the finalizers,
+// run the pipeline and persist status once, skipping a write that changes nothing.
+package reconcile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	"github.com/c5c3/openstack-operators/common/conditions"
+	"github.com/c5c3/openstack-operators/common/pipeline"
+	"github.com/c5c3/openstack-operators/common/targetcluster"
+)
+
+// TargetUnavailableRequeue is the flat requeue while a target cluster does not resolve.
+const TargetUnavailableRequeue = 15 * time.Second
+
+// Object is a service CR the skeleton can drive.
+type Object interface {
+	client.Object
+	GetConditions() *[]metav1.Condition
+	SetObservedGeneration(int64)
+	// StatusSnapshot returns a deep copy of the status, compared before writing.
+	StatusSnapshot() any
+}
+
+// Hooks are the operator-specific parts of a pass.
+type Hooks[T Object] struct {
+	// Finalizers are added, in order, before the first step runs.
+	Finalizers func(T) []string
+	// Resolve returns the cluster that receives the CR's children.
+	Resolve func(context.Context, T) (targetcluster.Target, error)
+	// Delete runs the finalizer flow of a CR in Terminating.
+	Delete func(context.Context, T) (ctrl.Result, error)
+	// Run runs the step table against the resolved target.
+	Run func(context.Context, T, targetcluster.Target) (pipeline.Outcome, error)
+	// SubConditions are the conditions the Ready aggregate is derived from.
+	SubConditions []string
+}
+
+// Pass runs one reconcile pass over a CR already read from the API.
+func Pass[T Object](ctx context.Context, c client.Client, obj T, h Hooks[T]) (ctrl.Result, error) {
+	if !obj.GetDeletionTimestamp().IsZero() {
+		return h.Delete(ctx, obj)
+	}
+	before := obj.StatusSnapshot()
+	target, err := h.Resolve(ctx, obj)
+	if err != nil {
+		conditions.False(obj.GetConditions(), obj.GetGeneration(), conditions.TypeSecretsReady,
+			conditions.ReasonTargetClusterUnavailable, err.Error())
+		return ctrl.Result{RequeueAfter: TargetUnavailableRequeue}, PersistStatus(ctx, c, obj, before, h.SubConditions)
+	}
+	if err := ensureFinalizers(ctx, c, obj, h.Finalizers(obj)); err != nil {
+		return ctrl.Result{}, err
+	}
+	out, runErr := h.Run(ctx, obj, target)
+	if err := PersistStatus(ctx, c, obj, before, h.SubConditions); err != nil {
+		return ctrl.Result{}, errors.Join(runErr, err)
+	}
+	if runErr != nil {
+		return ctrl.Result{}, runErr
+	}
+	return ctrl.Result{RequeueAfter: out.RequeueAfter}, nil
+}
+
+// ensureFinalizers adds the missing finalizers in one Update and goes on with
+// the pass: the Update refreshes obj, so no extra pass is needed.
+func ensureFinalizers(ctx context.Context, c client.Client, obj client.Object, names []string) error {
+	changed := false
+	for _, f := range names {
+		changed = controllerutil.AddFinalizer(obj, f) || changed
+	}
+	if !changed {
+		return nil
+	}
+	if err := c.Update(ctx, obj); err != nil {
+		return fmt.Errorf("adding finalizers: %w", err)
+	}
+	return nil
+}
+
+// PersistStatus derives Ready, stamps observedGeneration and writes status
+// unless it is semantically equal to before.
+func PersistStatus(ctx context.Context, c client.Client, obj Object, before any, subConditions []string) error {
+	conditions.Aggregate(obj.GetConditions(), obj.GetGeneration(), subConditions)
+	obj.SetObservedGeneration(obj.GetGeneration())
+	if equality.Semantic.DeepEqual(before, obj.StatusSnapshot()) {
+		return nil
+	}
+	if err := c.Status().Update(ctx, obj); err != nil {
+		return fmt.Errorf("updating status: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Builds the pinned toolchain from the Go module proxy into a cache outside the
+# work tree (shared by every clone on the machine), skipping what is there.
+#   hack/tools.sh [kube-apiserver|kube-controller-manager|kube-scheduler|etcd|controller-gen|kwok|kwokctl|helm|golangci-lint ...]
+# With no argument it builds what the test tiers need. Prints nothing but progress on stderr.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=versions.env
+. "$here/versions.env"
+export TOOLS_DIR=${C5C3_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/c5c3-operators/tools}
+export GOFLAGS=-mod=mod
+mkdir -p "$TOOLS_DIR"
+
+log() { echo "hack/tools.sh: $*" >&2; }
+
+# kube_module prepares a throwaway module that requires k8s.io/kubernetes and
+# maps every staging module to its published v0.Y.Z, as the recipe needs.
+kube_module() {
+  local dir="$TOOLS_DIR/src/kubernetes-$KUBE_VERSION"
+  if [ ! -f "$dir/.ready" ]; then
+    mkdir -p "$dir"
+    local modfile staging="v0.${KUBE_VERSION#v1.}"
+    modfile=$(cd "$dir" && GOFLAGS= go mod download -json "k8s.io/kubernetes@$KUBE_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
+    {
+      echo "module c5c3.local/kubetools"
+      echo "go 1.26"
+      echo "require k8s.io/kubernetes $KUBE_VERSION"
+      echo "replace ("
+      sed -n '/^replace (/,/^)/p' "$modfile" | grep -o 'k8s.io/[a-z0-9-]* =>' | awk -v v="$staging" '{print "\t" $1 " => " $1 " " v}'
+      echo ")"
+    } >"$dir/go.mod"
+    touch "$dir/.ready"
+  fi
+  echo "$dir"
+}
+
+build_kube() {
+  local name=$1 out="$TOOLS_DIR/bin/$KUBE_VERSION/$1"
+  [ -x "$out" ] && return 0
+  log "building $name $KUBE_VERSION (several minutes on first use)"
+  local dir major minor pkg=k8s.io/component-base/version
+  dir=$(kube_module)
+  major=${KUBE_VERSION#v}; major=${major%%.*}
+  minor=${KUBE_VERSION#v*.}; minor=${minor%%.*}
+  (cd "$dir" && go build -trimpath -o "$out" \
+    -ldflags "-s -w -X $pkg.gitVersion=$KUBE_VERSION -X $pkg.gitMajor=$major -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean" \
+    "k8s.io/kubernetes/cmd/$name")
+}
+
+build_etcd() {
+  local out="$TOOLS_DIR/bin/etcd-$ETCD_VERSION/etcd"
+  [ -x "$out" ] && return 0
+  log "building etcd $ETCD_VERSION"
+  local dir="$TOOLS_DIR/src/etcd-$ETCD_VERSION"
+  mkdir -p "$dir"
+  printf 'module c5c3.local/etcdtools\ngo 1.26\nrequire go.etcd.io/etcd/server/v3 %s\n' "$ETCD_VERSION" >"$dir/go.mod"
+  (cd "$dir" && go build -trimpath -ldflags "-s -w" -o "$out" go.etcd.io/etcd/server/v3)
+}
+
+go_install() {
+  local name=$1 pkg=$2 version=$3 out="$TOOLS_DIR/bin/$1-$3/$1"
+  [ -x "$out" ] && return 0
+  log "installing $name $version"
+  GOBIN="$TOOLS_DIR/bin/$name-$version" go install -trimpath "$pkg@$version"
+}
+
+# path prints where a tool lives once built.
+path() {
+  case $1 in
+    kube-apiserver|kube-controller-manager|kube-scheduler) echo "$TOOLS_DIR/bin/$KUBE_VERSION/$1" ;;
+    etcd) echo "$TOOLS_DIR/bin/etcd-$ETCD_VERSION/etcd" ;;
+    controller-gen) echo "$TOOLS_DIR/bin/controller-gen-$CONTROLLER_TOOLS_VERSION/controller-gen" ;;
+    kwok|kwokctl) echo "$TOOLS_DIR/bin/$1-$KWOK_VERSION/$1" ;;
+    helm) echo "$TOOLS_DIR/bin/helm-$HELM_VERSION/helm" ;;
+    golangci-lint) echo "$TOOLS_DIR/bin/golangci-lint-$GOLANGCI_LINT_VERSION/golangci-lint" ;;
+    *) log "unknown tool $1"; return 2 ;;
+  esac
+}
+
+build() {
+  case $1 in
+    kube-apiserver|kube-controller-manager|kube-scheduler) build_kube "$1" ;;
+    etcd) build_etcd ;;
+    controller-gen) go_install controller-gen sigs.k8s.io/controller-tools/cmd/controller-gen "$CONTROLLER_TOOLS_VERSION" ;;
+    kwok) go_install kwok sigs.k8s.io/kwok/cmd/kwok "$KWOK_VERSION" ;;
+    kwokctl) go_install kwokctl sigs.k8s.io/kwok/cmd/kwokctl "$KWOK_VERSION" ;;
+    helm) go_install helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION" ;;
+    golangci-lint) go_install golangci-lint github.com/golangci/golangci-lint/v2/cmd/golangci-lint "$GOLANGCI_LINT_VERSION" ;;
+    *) log "unknown tool $1"; return 2 ;;
+  esac
+}
+
+if [ "${1:-}" = "--path" ]; then path "$2"; exit; fi
+[ $# -gt 0 ] || set -- etcd kube-apiserver controller-gen golangci-lint
+for t in "$@"; do build "$t"; done
