@@ -39,12 +39,9 @@ func Ensure[T client.Object](ctx context.Context, c client.Client, o Owner, desi
 	live := desired.DeepCopyObject().(T)
 	err = c.Get(ctx, client.ObjectKeyFromObject(desired), live)
 	if apierrors.IsNotFound(err) {
-		err := c.Create(ctx, desired)
-		if apierrors.IsAlreadyExists(err) {
-			// The cache has not seen our own create yet; the next pass compares.
-			return false, nil
-		}
-		if err != nil {
+		// AlreadyExists means the cache lags our own create, or a foreign object
+		// our filtered cache cannot see: either way the retry decides.
+		if err := c.Create(ctx, desired); err != nil {
 			return false, fmt.Errorf("creating %T %s: %w", desired, desired.GetName(), err)
 		}
 		return true, nil

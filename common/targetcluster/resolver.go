@@ -29,8 +29,8 @@ type Resolver struct {
 	// Reader reads registration Secrets on the management cluster.
 	Reader client.Reader
 	Scheme *runtime.Scheme
-	// Cache tunes each engaged cluster's cache (e.g. metadata-only Secrets).
-	Cache cache.Options
+	// Cluster tunes each engaged cluster (cache filters, uncached Secrets).
+	Cluster func(*cluster.Options)
 	// OnEngage lets the operator add watches on a newly engaged cluster.
 	OnEngage func(name string, c cluster.Cluster) error
 
@@ -85,16 +85,17 @@ func (r *Resolver) Resolve(ctx context.Context, ref *shared.TargetClusterRef) (T
 }
 
 func (r *Resolver) engage(ctx context.Context, name, version string, reg Registration) (Target, error) {
-	opts := r.Cache
-	if len(reg.Namespaces) > 0 {
-		opts.DefaultNamespaces = map[string]cache.Config{}
-		for _, ns := range reg.Namespaces {
-			opts.DefaultNamespaces[ns] = cache.Config{}
-		}
-	}
 	cl, err := cluster.New(reg.Config, func(o *cluster.Options) {
+		if r.Cluster != nil {
+			r.Cluster(o)
+		}
 		o.Scheme = r.Scheme
-		o.Cache = opts
+		if len(reg.Namespaces) > 0 {
+			o.Cache.DefaultNamespaces = map[string]cache.Config{}
+			for _, ns := range reg.Namespaces {
+				o.Cache.DefaultNamespaces[ns] = cache.Config{}
+			}
+		}
 	})
 	if err != nil {
 		return Target{}, fmt.Errorf("target cluster %q: %w", name, err)

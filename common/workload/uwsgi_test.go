@@ -1,0 +1,78 @@
+package workload
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/c5c3/openstack-operators/common/api/shared"
+)
+
+func TestUWSGIArgs(t *testing.T) {
+	const wsgi = "/var/lib/openstack/bin/placement-api"
+	head := []string{"uwsgi", "--http", ":8778"}
+	mid := []string{
+		"--log-master",
+		"--log-format", "%(method) %(uri) => generated %(rsize) bytes in %(msecs) msecs (%(proto) %(status))",
+		"--wsgi-file", wsgi,
+		"--master", "--lazy-apps", "--need-app",
+	}
+	join := func(parts ...[]string) []string {
+		var out []string
+		for _, p := range parts {
+			out = append(out, p...)
+		}
+		return out
+	}
+	ka := []string{"--http-keepalive"}
+	pt := func(p, t string) []string { return []string{"--processes", p, "--threads", t} }
+	tail := []string{"--die-on-term"}
+
+	tests := []struct {
+		name string
+		port int32
+		u    *shared.UWSGISpec
+		want []string
+	}{
+		{name: "nil spec uses defaults", port: 8778, u: nil, want: join(head, ka, mid, pt("2", "1"), tail)},
+		{name: "empty block uses defaults", port: 8778, u: &shared.UWSGISpec{}, want: join(head, ka, mid, pt("2", "1"), tail)},
+		{
+			name: "explicit keepalive true with timeout",
+			port: 8778, u: &shared.UWSGISpec{HTTPKeepAlive: new(true), HTTPKeepAliveTimeout: new(int32(30))},
+			want: join(head, ka, []string{"--http-keepalive-timeout", "30"}, mid, pt("2", "1"), tail),
+		},
+		{
+			name: "keepalive false drops both flags",
+			port: 8778, u: &shared.UWSGISpec{HTTPKeepAlive: new(false), HTTPKeepAliveTimeout: new(int32(30))},
+			want: join(head, mid, pt("2", "1"), tail),
+		},
+		{
+			name: "processes threads harakiri",
+			port: 8778, u: &shared.UWSGISpec{Processes: 4, Threads: 8, Harakiri: new(int32(20))},
+			want: join(head, ka, mid, pt("4", "8"), []string{"--harakiri", "20"}, tail),
+		},
+		{
+			name: "zero timeout and harakiri dropped",
+			port: 8778, u: &shared.UWSGISpec{HTTPKeepAliveTimeout: new(int32(0)), Harakiri: new(int32(0))},
+			want: join(head, ka, mid, pt("2", "1"), tail),
+		},
+		{
+			name: "negative timeout and harakiri dropped",
+			port: 8778, u: &shared.UWSGISpec{HTTPKeepAliveTimeout: new(int32(-1)), Harakiri: new(int32(-5))},
+			want: join(head, ka, mid, pt("2", "1"), tail),
+		},
+		{
+			name: "other port",
+			port: 9292, u: nil,
+			want: join([]string{"uwsgi", "--http", ":9292"}, ka, mid, pt("2", "1"), tail),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := UWSGIArgs(tt.port, wsgi, tt.u)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("UWSGIArgs mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

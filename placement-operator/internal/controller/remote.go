@@ -1,0 +1,65 @@
+package controller
+
+import (
+	"context"
+
+	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/cluster"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/controller-runtime/pkg/source"
+
+	"github.com/c5c3/openstack-operators/common/targetcluster"
+	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
+)
+
+// watchRemote adds, on a newly engaged target cluster, watches on the
+// children (mapped by ownership labels) and on the inputs read there, each
+// reaching only the Placements that name that cluster.
+func (r *PlacementReconciler) watchRemote(c controller.Controller) func(string, cluster.Cluster) error {
+	return func(name string, cl cluster.Cluster) error {
+		owned := handler.EnqueueRequestsFromMapFunc(r.byOwnerLabels(name))
+		sources := []source.Source{
+			source.Kind(cl.GetCache(), client.Object(&appsv1.Deployment{}), owned),
+			source.Kind(cl.GetCache(), client.Object(&batchv1.Job{}), owned),
+			source.Kind(cl.GetCache(), client.Object(&mariadbv1alpha1.Database{}), owned),
+			source.Kind(cl.GetCache(), client.Object(&mariadbv1alpha1.MariaDB{}), handler.EnqueueRequestsFromMapFunc(r.byMariaDB(name))),
+			source.Kind(cl.GetCache(), client.Object(secretMetadata()), handler.EnqueueRequestsFromMapFunc(r.bySecret(name))),
+		}
+		for _, src := range sources {
+			if err := c.Watch(src); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+func secretMetadata() *metav1.PartialObjectMetadata {
+	m := &metav1.PartialObjectMetadata{}
+	m.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Secret"))
+	return m
+}
+
+// byOwnerLabels maps a remote child to its Placement when that Placement names cluster.
+func (r *PlacementReconciler) byOwnerLabels(cluster string) func(context.Context, client.Object) []reconcile.Request {
+	return func(ctx context.Context, o client.Object) []reconcile.Request {
+		l := o.GetLabels()
+		if l[targetcluster.LabelOwnerKind] != "Placement" {
+			return nil
+		}
+		key := types.NamespacedName{Namespace: l[targetcluster.LabelOwnerNamespace], Name: l[targetcluster.LabelOwnerName]}
+		var p placementv1.Placement
+		if err := r.Client.Get(ctx, key, &p); err != nil || targetName(&p) != cluster {
+			return nil
+		}
+		return []reconcile.Request{{NamespacedName: key}}
+	}
+}

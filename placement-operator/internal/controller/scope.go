@@ -1,0 +1,41 @@
+package controller
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/c5c3/openstack-operators/common/apply"
+	"github.com/c5c3/openstack-operators/common/targetcluster"
+	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
+)
+
+// scope is the state of one pass, filled in step order.
+type scope struct {
+	// placement is the CR; parallel members work on a deep copy.
+	placement *placementv1.Placement
+	// target receives the children and answers reads of inputs.
+	target targetcluster.Target
+	// owner stamps and recognises the children.
+	owner apply.Owner
+
+	// dbUsername and dbPassword come from the DB credential Secret (Secrets step).
+	dbUsername, dbPassword string
+	// authtokenHash digests the service-user password (Secrets step).
+	authtokenHash string
+	// dbConnectionHash digests the DSN (DBConnectionSecret step).
+	dbConnectionHash string
+	// configMap is the current content-addressed ConfigMap (Config step).
+	configMap string
+}
+
+// Conditions are the CR's conditions.
+func (s *scope) Conditions() *[]metav1.Condition { return &s.placement.Status.Conditions }
+
+// Fork copies the scope with a deep copy of the CR.
+func (s *scope) Fork() *scope {
+	c := *s
+	c.placement = s.placement.DeepCopy()
+	c.owner.Object = c.placement
+	return &c
+}
+
+func (s *scope) gen() int64 { return s.placement.Generation }

@@ -1,0 +1,99 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+
+	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/c5c3/openstack-operators/common/pipeline"
+	"github.com/c5c3/openstack-operators/common/secrets"
+	"github.com/c5c3/openstack-operators/common/targetcluster"
+	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
+)
+
+// +kubebuilder:rbac:groups=placement.openstack.c5c3.io,resources=placements,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=placement.openstack.c5c3.io,resources=placements/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=placement.openstack.c5c3.io,resources=placements/finalizers,verbs=update
+// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups="",resources=services;configmaps;secrets,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=policy,resources=poddisruptionbudgets,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=autoscaling,resources=horizontalpodautoscalers,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=networking.k8s.io,resources=networkpolicies,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=k8s.mariadb.com,resources=databases;users;grants,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=k8s.mariadb.com,resources=mariadbs,verbs=get;list;watch
+// +kubebuilder:rbac:groups=external-secrets.io,resources=clustersecretstores;secretstores;externalsecrets,verbs=get;list;watch
+// +kubebuilder:rbac:groups=scheduling.k8s.io,resources=priorityclasses,verbs=get;list;watch
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+// +kubebuilder:rbac:groups="",resources=events,verbs=create;patch
+
+// Options tune the controller.
+type Options struct {
+	MaxConcurrentReconciles int
+}
+
+// SetupWithManager indexes the references, registers the watches and builds
+// the controller. A cluster without Gateway API gets no HTTPRoute watch.
+func (r *PlacementReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opts Options) error {
+	r.pipeline = pipeline.New(r.Metrics, steps...)
+	r.deletion = r.newFinalizeFlow()
+	if err := addIndexes(ctx, mgr); err != nil {
+		return err
+	}
+	served, err := targetcluster.KindServed(mgr.GetRESTMapper(), gatewayv1.SchemeGroupVersion.WithKind("HTTPRoute"))
+	if err != nil {
+		return err
+	}
+	r.GatewayAPI = served
+	b := ctrl.NewControllerManagedBy(mgr).
+		Named("placement").
+		For(&placementv1.Placement{}, builder.WithPredicates(SpecOrMetadataChanged())).
+		Owns(&appsv1.Deployment{}).
+		Owns(&corev1.Service{}).
+		Owns(&corev1.ConfigMap{}).
+		Owns(&corev1.Secret{}, builder.OnlyMetadata).
+		Owns(&policyv1.PodDisruptionBudget{}).
+		Owns(&autoscalingv2.HorizontalPodAutoscaler{}).
+		Owns(&networkingv1.NetworkPolicy{}).
+		Owns(&batchv1.Job{}).
+		Owns(&mariadbv1alpha1.Database{}).
+		Owns(&mariadbv1alpha1.User{}).
+		Owns(&mariadbv1alpha1.Grant{}).
+		WatchesMetadata(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.bySecret(""))).
+		Watches(&mariadbv1alpha1.MariaDB{}, handler.EnqueueRequestsFromMapFunc(r.byMariaDB(""))).
+		Watches(storeObject(secrets.ClusterSecretStoreGVK), handler.EnqueueRequestsFromMapFunc(r.byStore(""))).
+		Watches(storeObject(secrets.SecretStoreGVK), handler.EnqueueRequestsFromMapFunc(r.byStore(""))).
+		WithOptions(controller.Options{MaxConcurrentReconciles: opts.MaxConcurrentReconciles})
+	if served {
+		b = b.Owns(&gatewayv1.HTTPRoute{})
+	}
+	c, err := b.Build(r)
+	if err != nil {
+		return fmt.Errorf("building placement controller: %w", err)
+	}
+	if r.Resolver != nil {
+		r.Resolver.OnEngage = r.watchRemote(c)
+	}
+	return nil
+}
+
+func storeObject(gvk schema.GroupVersionKind) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(gvk)
+	return u
+}

@@ -1,0 +1,46 @@
+package controller
+
+import (
+	"context"
+
+	"github.com/c5c3/openstack-operators/common/conditions"
+	"github.com/c5c3/openstack-operators/common/pipeline"
+	"github.com/c5c3/openstack-operators/common/secrets"
+	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
+)
+
+// reconcileSecrets gates on the secret store, then on the DB and service-user
+// credential Secrets, and digests the service-user password.
+func (r *PlacementReconciler) reconcileSecrets(ctx context.Context, s *scope) (pipeline.Outcome, error) {
+	p := s.placement
+	conds := s.Conditions()
+	ready, msg, err := secrets.StoreReady(ctx, s.target.Reader, p.Namespace, p.Spec.SecretStoreRef)
+	if err != nil {
+		return pipeline.Continue(), err
+	}
+	if !ready {
+		conditions.False(conds, s.gen(), placementv1.ConditionSecretsReady, conditions.ReasonSecretStoreNotReady, msg)
+		return pipeline.RequeueAfter(requeueSecrets), nil
+	}
+	db, msg, err := secrets.Usable(ctx, s.target.Reader, p.Namespace, p.Spec.Database.SecretRef.Name, "username", "password")
+	if err != nil {
+		return pipeline.Continue(), err
+	}
+	if db == nil {
+		conditions.False(conds, s.gen(), placementv1.ConditionSecretsReady, conditions.ReasonWaitingForDBCredentials, msg)
+		return pipeline.RequeueAfter(requeueSecrets), nil
+	}
+	key := p.Spec.ServiceUser.PasswordKey()
+	user, msg, err := secrets.Usable(ctx, s.target.Reader, p.Namespace, p.Spec.ServiceUser.SecretRef.Name, key)
+	if err != nil {
+		return pipeline.Continue(), err
+	}
+	if user == nil {
+		conditions.False(conds, s.gen(), placementv1.ConditionSecretsReady, conditions.ReasonWaitingForServiceUserCredentials, msg)
+		return pipeline.RequeueAfter(requeueSecrets), nil
+	}
+	s.dbUsername, s.dbPassword = string(db.Data["username"]), string(db.Data["password"])
+	s.authtokenHash = secrets.Digest(user.Data[key])
+	conditions.True(conds, s.gen(), placementv1.ConditionSecretsReady, conditions.ReasonSecretsAvailable, "credential Secrets are available")
+	return pipeline.Continue(), nil
+}

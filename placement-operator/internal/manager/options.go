@@ -1,0 +1,48 @@
+// Package manager assembles the Placement operator: scheme, cache, client,
+// controller, webhooks, metrics and health endpoints. Tests start the same
+// manager in-process.
+package manager
+
+import (
+	"flag"
+	"time"
+)
+
+// Options are the operator's flags.
+type Options struct {
+	MetricsAddr             string
+	ProbeAddr               string
+	LeaderElect             bool
+	EnableWebhooks          bool
+	WebhookPort             int
+	WebhookCertDir          string
+	SyncPeriod              time.Duration
+	Namespace               string
+	ClustersNamespace       string
+	MaxConcurrentReconciles int
+	// OperatorNamespace is allowed into NetworkPolicies; from POD_NAMESPACE.
+	OperatorNamespace string
+	// ProbeViaAPIServer sends the health probe through the API server's
+	// services/proxy, for an operator running outside the cluster network.
+	ProbeViaAPIServer bool
+	// AbandonGrace is how long deletion waits for an unreachable target cluster.
+	AbandonGrace time.Duration
+}
+
+// BindFlags registers the flags with their defaults.
+func BindFlags(fs *flag.FlagSet) *Options {
+	o := &Options{}
+	fs.StringVar(&o.MetricsAddr, "metrics-bind-address", ":8080", "address of the metrics endpoint; 0 disables it")
+	fs.StringVar(&o.ProbeAddr, "health-probe-bind-address", ":8081", "address of the healthz/readyz endpoints")
+	fs.BoolVar(&o.LeaderElect, "leader-elect", false, "elect a leader (lease placement.openstack.c5c3.io) before reconciling")
+	fs.BoolVar(&o.EnableWebhooks, "enable-webhooks", true, "serve the defaulting and validating webhooks")
+	fs.IntVar(&o.WebhookPort, "webhook-port", 9443, "port of the webhook server")
+	fs.StringVar(&o.WebhookCertDir, "webhook-cert-dir", "", "directory with tls.crt and tls.key of the webhook server")
+	fs.DurationVar(&o.SyncPeriod, "sync-period", 10*time.Minute, "full resync interval")
+	fs.StringVar(&o.Namespace, "namespace", "", "watch only this namespace; empty watches all")
+	fs.StringVar(&o.ClustersNamespace, "clusters-namespace", "c5c3-clusters", "namespace of the target-cluster registration Secrets; empty disables target clusters")
+	fs.IntVar(&o.MaxConcurrentReconciles, "max-concurrent-reconciles", 2, "Placements reconciled in parallel")
+	fs.BoolVar(&o.ProbeViaAPIServer, "probe-via-apiserver", false, "send the API health probe through the API server's services/proxy (operator outside the cluster network)")
+	fs.DurationVar(&o.AbandonGrace, "abandon-grace", 5*time.Minute, "how long deletion waits for an unreachable target cluster before abandoning its children")
+	return o
+}

@@ -1,0 +1,128 @@
+package render
+
+import (
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/workload"
+	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
+)
+
+// Names and identity of a Placement's children.
+const (
+	ContainerName = "placement-api"
+	JobContainer  = "db-sync"
+	ManagedBy     = "placement-operator"
+	EnvConfigDir  = "OS_PLACEMENT_CONFIG_DIR"
+	EnvDSN        = "OS_PLACEMENT_DATABASE__CONNECTION"
+	EnvPassword   = "OS_KEYSTONE_AUTHTOKEN__PASSWORD"
+	DSNSecretKey  = "connection"
+	RunAsID       = 42424
+	AuthtokenHash = placementv1.AnnotationDomain + "/authtoken-hash"
+	DBConnHash    = placementv1.AnnotationDomain + "/db-connection-hash"
+	dbSyncSuffix  = "-db-sync"
+	dbConnSuffix  = "-db-connection"
+	configSuffix  = "-config"
+	apiPortName   = "placement-api"
+	probePath     = "/"
+)
+
+// DBSyncScript runs the three migration commands; the brace group scopes the
+// exit-1 (warnings) tolerance to placement-status alone.
+const DBSyncScript = "placement-manage --config-file " + ConfigFile + " db sync && \\\n" +
+	"placement-manage --config-file " + ConfigFile + " db online_data_migrations && \\\n" +
+	"{ placement-status --config-file " + ConfigFile + " upgrade check || [ $? -eq 1 ]; }"
+
+// Identity of the Placement's children.
+func Identity(p *placementv1.Placement) workload.Identity {
+	return workload.Identity{Service: placementv1.ServiceName, Instance: p.Name, Namespace: p.Namespace, ManagedBy: ManagedBy}
+}
+
+// DBConnectionSecretName is <cr>-db-connection.
+func DBConnectionSecretName(p *placementv1.Placement) string { return p.Name + dbConnSuffix }
+
+// DBSyncJobName is <cr>-db-sync.
+func DBSyncJobName(p *placementv1.Placement) string { return p.Name + dbSyncSuffix }
+
+// ConfigBase is the base name of the content-addressed ConfigMaps.
+func ConfigBase(p *placementv1.Placement) string { return p.Name + configSuffix }
+
+// Digests are the rollout annotations; an empty one is omitted.
+type Digests struct {
+	Authtoken, DBConnection string
+}
+
+func dsnEnv(p *placementv1.Placement) corev1.EnvVar {
+	return corev1.EnvVar{Name: EnvDSN, ValueFrom: &corev1.EnvVarSource{SecretKeyRef: &corev1.SecretKeySelector{
+		LocalObjectReference: corev1.LocalObjectReference{Name: DBConnectionSecretName(p)}, Key: DSNSecretKey}}}
+}
+
+func dbTLS(p *placementv1.Placement) *workload.DBTLSMount {
+	t := p.Spec.Database.TLS
+	if !t.Enabled() {
+		return nil
+	}
+	m := &workload.DBTLSMount{MountPath: DBTLSDir}
+	if t.CABundleSecretRef != nil {
+		m.CASecret = t.CABundleSecretRef.Name
+	}
+	if t.ClientCertSecretRef != nil {
+		m.ClientCertSecret = t.ClientCertSecretRef.Name
+	}
+	return m
+}
+
+// Command is the API container's uwsgi command line.
+func Command(p *placementv1.Placement) []string {
+	var u *shared.UWSGISpec
+	if p.Spec.APIServer != nil {
+		u = p.Spec.APIServer.UWSGI
+	}
+	return workload.UWSGIArgs(placementv1.APIPort, WSGIFile, u)
+}
+
+// Deployment is the API Deployment for the given config generation and digests.
+func Deployment(p *placementv1.Placement, configMap string, d Digests) *appsv1.Deployment {
+	env := []corev1.EnvVar{
+		{Name: EnvConfigDir, Value: ConfigDir},
+		dsnEnv(p),
+		{Name: EnvPassword, ValueFrom: &corev1.EnvVarSource{SecretKeyRef: &corev1.SecretKeySelector{
+			LocalObjectReference: corev1.LocalObjectReference{Name: p.Spec.ServiceUser.SecretRef.Name},
+			Key:                  p.Spec.ServiceUser.PasswordKey()}}},
+	}
+	return workload.Deployment(workload.DeploymentParams{
+		ID:             Identity(p),
+		ContainerName:  ContainerName,
+		Image:          p.Spec.Image.Reference(),
+		Command:        Command(p),
+		Env:            env,
+		Port:           placementv1.APIPort,
+		PortName:       apiPortName,
+		ProbePath:      probePath,
+		ConfigMapName:  configMap,
+		ConfigDir:      ConfigDir,
+		DBTLS:          dbTLS(p),
+		Spec:           p.Spec.Deployment,
+		Autoscaling:    p.Spec.Autoscaling != nil,
+		PodAnnotations: map[string]string{AuthtokenHash: d.Authtoken, DBConnHash: d.DBConnection},
+		RunAsID:        RunAsID,
+	})
+}
+
+// DBSyncJob is the migration Job for the given config generation.
+func DBSyncJob(p *placementv1.Placement, configMap string) *batchv1.Job {
+	return workload.Job(workload.JobParams{
+		ID:            Identity(p),
+		Name:          DBSyncJobName(p),
+		ContainerName: JobContainer,
+		Image:         p.Spec.Image.Reference(),
+		Script:        DBSyncScript,
+		Env:           []corev1.EnvVar{dsnEnv(p)},
+		ConfigMapName: configMap,
+		ConfigDir:     ConfigDir,
+		DBTLS:         dbTLS(p),
+		RunAsID:       RunAsID,
+	})
+}
