@@ -90,6 +90,18 @@ build() {
   esac
 }
 
+# envtest_assets builds kube-apiserver and etcd and prints a directory holding
+# both, the layout controller-runtime's envtest expects in KUBEBUILDER_ASSETS.
+envtest_assets() {
+  build etcd; build kube-apiserver
+  local dir="$TOOLS_DIR/envtest/$KUBE_VERSION-etcd-$ETCD_VERSION"
+  mkdir -p "$dir"
+  ln -sf "$(path etcd)" "$dir/etcd"
+  ln -sf "$(path kube-apiserver)" "$dir/kube-apiserver"
+  echo "$dir"
+}
+
 if [ "${1:-}" = "--path" ]; then path "$2"; exit; fi
+if [ "${1:-}" = "--envtest-assets" ]; then envtest_assets; exit; fi
 [ $# -gt 0 ] || set -- etcd kube-apiserver controller-gen golangci-lint
 for t in "$@"; do build "$t"; done

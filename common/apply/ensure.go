@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -21,7 +22,8 @@ type Preserve[T client.Object] func(live, desired T)
 // Ensure creates desired when missing and updates it when its digest differs
 // from the one recorded on the live object. Comparing digests instead of
 // objects keeps server-side defaulting from turning every pass into a write.
-// It returns whether it wrote.
+// It returns whether it wrote; on return desired holds the object as the
+// cluster has it (status included), so callers can read its readiness.
 func Ensure[T client.Object](ctx context.Context, c client.Client, o Owner, desired T, keep Preserve[T]) (bool, error) {
 	hash, err := Digest(desired)
 	if err != nil {
@@ -54,6 +56,7 @@ func Ensure[T client.Object](ctx context.Context, c client.Client, o Owner, desi
 			desired, desired.GetNamespace(), desired.GetName(), o.Kind, o.Object.GetName())
 	}
 	if live.GetAnnotations()[HashAnnotation] == hash {
+		reflect.ValueOf(desired).Elem().Set(reflect.ValueOf(live).Elem())
 		return false, nil
 	}
 	desired.SetLabels(merge(live.GetLabels(), desired.GetLabels()))

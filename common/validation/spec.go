@@ -170,7 +170,7 @@ func Logging(p *field.Path, l *shared.LoggingSpec) field.ErrorList {
 			errs = append(errs, field.Invalid(lp, name, "logger name must not be empty"))
 		}
 		errs = append(errs, NoCRLF(lp, name)...)
-		if !oneOf(l.PerLoggerLevels[name], logLevels) {
+		if !oneOf(string(l.PerLoggerLevels[name]), logLevels) {
 			errs = append(errs, field.NotSupported(lp, l.PerLoggerLevels[name], logLevels))
 		}
 	}

@@ -7,13 +7,15 @@ const DefaultCacheBackend = "dogpile.cache.pymemcache"
 
 // CacheSpec points the Keystone token cache at a memcached cluster or servers.
 // +kubebuilder:validation:XValidation:rule="has(self.clusterRef) != (has(self.servers) && size(self.servers) > 0)",message="exactly one of cache.clusterRef or cache.servers must be set"
-// +kubebuilder:validation:XValidation:rule="!has(self.clusterRef) || !self.clusterRef.name.matches('[\\r\\n]')",message="cache.clusterRef.name must not contain CR or LF"
-// +kubebuilder:validation:XValidation:rule="!has(self.servers) || self.servers.all(s, !s.matches('[\\r\\n]'))",message="cache.servers entries must not contain CR or LF"
+// +kubebuilder:validation:XValidation:rule="!has(self.clusterRef) || !(self.clusterRef.name.contains('\\r') || self.clusterRef.name.contains('\\n'))",message="cache.clusterRef.name must not contain CR or LF"
+// +kubebuilder:validation:XValidation:rule="!has(self.servers) || self.servers.all(s, !(s.contains('\\r') || s.contains('\\n')))",message="cache.servers entries must not contain CR or LF"
 type CacheSpec struct {
 	// ClusterRef names a memcached Service in the CR's namespace, reached on port 11211.
 	// +optional
 	ClusterRef *LocalObjectRef `json:"clusterRef,omitempty"`
 	// Servers lists host:port memcached endpoints.
+	// +kubebuilder:validation:MaxItems=32
+	// +kubebuilder:validation:items:MaxLength=253
 	// +optional
 	Servers []string `json:"servers,omitempty"`
 	// Backend is the dogpile cache backend; accepted and not rendered.

@@ -6,6 +6,10 @@ const (
 	LogFormatJSON = "json"
 )
 
+// LogLevel is a Python logging level name.
+// +kubebuilder:validation:Enum=DEBUG;INFO;WARNING;ERROR;CRITICAL
+type LogLevel string
+
 // LoggingSpec selects the log format and levels.
 type LoggingSpec struct {
 	// Format is text (default) or json; json renders logging.conf.
@@ -21,9 +25,9 @@ type LoggingSpec struct {
 	Debug *bool `json:"debug,omitempty"`
 	// PerLoggerLevels renders [DEFAULT] default_log_levels.
 	// +kubebuilder:validation:XValidation:rule="self.all(k, size(k) > 0)",message="logging.perLoggerLevels names must not be empty"
-	// +kubebuilder:validation:XValidation:rule="self.all(k, self[k] in ['DEBUG','INFO','WARNING','ERROR','CRITICAL'])",message="logging.perLoggerLevels values must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL"
+	// +kubebuilder:validation:MaxProperties=64
 	// +optional
-	PerLoggerLevels map[string]string `json:"perLoggerLevels,omitempty"`
+	PerLoggerLevels map[string]LogLevel `json:"perLoggerLevels,omitempty"`
 }
 
 // PolicyOverrides customises oslo.policy rules through policy.yaml.
@@ -31,6 +35,7 @@ type LoggingSpec struct {
 // +kubebuilder:validation:XValidation:rule="!has(self.rules) || self.rules.all(k, size(k) > 0 && size(self.rules[k]) > 0)",message="policyOverrides rule names and values must not be empty"
 type PolicyOverrides struct {
 	// Rules maps policy names to check strings; inline rules win over the ConfigMap.
+	// +kubebuilder:validation:MaxProperties=512
 	// +optional
 	Rules map[string]string `json:"rules,omitempty"`
 	// ConfigMapRef names a ConfigMap whose policy.yaml key holds a YAML map of rules.

@@ -238,7 +238,7 @@ func (in *LoggingSpec) DeepCopyInto(out *LoggingSpec) {
 	}
 	if in.PerLoggerLevels != nil {
 		in, out := &in.PerLoggerLevels, &out.PerLoggerLevels
-		*out = make(map[string]string, len(*in))
+		*out = make(map[string]LogLevel, len(*in))
 		for key, val := range *in {
 			(*out)[key] = val
 		}

@@ -128,10 +128,10 @@ func logLevel(p *placementv1.Placement) string {
 	return p.Spec.Logging.Level
 }
 
-func perLoggerLevels(levels map[string]string) string {
+func perLoggerLevels(levels map[string]shared.LogLevel) string {
 	pairs := make([]string, 0, len(levels))
 	for name, level := range levels {
-		pairs = append(pairs, name+"="+level)
+		pairs = append(pairs, name+"="+string(level))
 	}
 	sort.Strings(pairs)
 	return strings.Join(pairs, ",")

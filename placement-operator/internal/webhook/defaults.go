@@ -11,6 +11,8 @@ import (
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
+// +kubebuilder:webhook:path=/mutate-placement-openstack-c5c3-io-v1alpha1-placement,mutating=true,failurePolicy=fail,sideEffects=None,groups=placement.openstack.c5c3.io,resources=placements,verbs=create;update,versions=v1alpha1,name=mplacement.openstack.c5c3.io,admissionReviewVersions=v1
+
 // Defaulter fills unset fields; it never overwrites a set value.
 type Defaulter struct{}
 

@@ -17,6 +17,8 @@ import (
 	"github.com/c5c3/openstack-operators/placement-operator/internal/render"
 )
 
+// +kubebuilder:webhook:path=/validate-placement-openstack-c5c3-io-v1alpha1-placement,mutating=false,failurePolicy=fail,sideEffects=None,groups=placement.openstack.c5c3.io,resources=placements,verbs=create;update,versions=v1alpha1,name=vplacement.openstack.c5c3.io,admissionReviewVersions=v1
+
 // Validator accumulates every violation of a Placement into one 422 Invalid.
 type Validator struct {
 	// Reader looks up PriorityClasses.

@@ -1,0 +1,167 @@
+package controller_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"go.uber.org/zap/zapcore"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+
+	"github.com/c5c3/openstack-operators/common/testenv"
+	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
+	"github.com/c5c3/openstack-operators/placement-operator/internal/controller"
+	"github.com/c5c3/openstack-operators/placement-operator/internal/manager"
+)
+
+// The suite runs the real manager in-process against a real kube-apiserver
+// and etcd. Simulators (common/testenv) write the status ESO, mariadb-operator
+// and the Deployment/Job controllers would write; the API health probe hits
+// a local HTTP stand-in per test (FakeAPI), since no placement-api runs here.
+var (
+	k8s        client.Client
+	cfg        *rest.Config
+	reconciler *controller.PlacementReconciler
+	writes     writeCounter
+	api        = &probeTargets{urls: map[string]string{}}
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	ctrl.SetLogger(zap.New(zap.UseDevMode(true), zap.Level(zapcore.Level(zapLevel()))))
+	env, c, err := testenv.Start(testenv.Options{CRDPaths: []string{filepath.Join("..", "..", "config", "crd")}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer func() { _ = env.Stop() }()
+	cfg = c
+	k8s, err = client.New(cfg, client.Options{Scheme: schemeForTests()})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	mgrCfg := rest.CopyConfig(cfg)
+	mgrCfg.Wrap(writes.wrap)
+	opts := &manager.Options{
+		MetricsAddr: "0", ProbeAddr: "0", SyncPeriod: 10 * time.Minute, ClustersNamespace: clustersNamespace,
+		MaxConcurrentReconciles: 2, AbandonGrace: 3 * time.Second, OperatorNamespace: "placement-system",
+	}
+	mgr, r, err := manager.New(ctx, mgrCfg, opts)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	reconciler = r
+	r.ProbeURL = api.url
+	r.Probe.Timeout = 2 * time.Second
+	go func() {
+		if err := mgr.Start(ctx); err != nil {
+			fmt.Fprintln(os.Stderr, "manager:", err)
+		}
+	}()
+	if err := k8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: clustersNamespace}}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return m.Run()
+}
+
+func zapLevel() int8 {
+	if os.Getenv("TEST_VERBOSE") != "" {
+		return -1
+	}
+	return 2 // errors only
+}
+
+const clustersNamespace = "c5c3-clusters"
+
+// writeCounter counts mutating requests the manager sends, by verb and path.
+type writeCounter struct {
+	mu     sync.Mutex
+	counts map[string]int
+	total  atomic.Int64
+}
+
+func (w *writeCounter) wrap(rt http.RoundTripper) http.RoundTripper {
+	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		switch req.Method {
+		case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+			w.mu.Lock()
+			if w.counts == nil {
+				w.counts = map[string]int{}
+			}
+			w.counts[req.Method+" "+req.URL.Path]++
+			w.mu.Unlock()
+			w.total.Add(1)
+		}
+		return rt.RoundTrip(req)
+	})
+}
+
+func (w *writeCounter) snapshot() map[string]int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := map[string]int{}
+	for k, v := range w.counts {
+		out[k] = v
+	}
+	return out
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// probeTargets maps a Placement to the URL its health probe hits in tests.
+type probeTargets struct {
+	mu   sync.Mutex
+	urls map[string]string
+}
+
+func (p *probeTargets) url(pl *placementv1.Placement, _ string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if u, ok := p.urls[pl.Namespace+"/"+pl.Name]; ok {
+		return u
+	}
+	return "http://127.0.0.1:1/" // nothing listens: ConnectionFailed
+}
+
+func (p *probeTargets) set(ns, name, url string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.urls[ns+"/"+name] = url
+}
+
+// FakeAPI is a local HTTP stand-in for placement-api's version document.
+func FakeAPI(t *testing.T, status int, delay time.Duration) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if delay > 0 {
+			time.Sleep(delay)
+		}
+		w.WriteHeader(status)
+		_, _ = fmt.Fprint(w, `{"versions": [{"id": "v1.0", "status": "CURRENT"}]}`)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/"
+}
+
