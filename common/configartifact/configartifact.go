@@ -122,4 +122,3 @@ func Expired(items []metav1.Object, o apply.Owner, current string) []metav1.Obje
 	}
 	return others[Keep-1:]
 }
-

@@ -122,4 +122,3 @@ func sortedKeys[K ~string, V any](m map[K]V) []K {
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
 }
-

@@ -1,8 +1,8 @@
 package shared
 
 import (
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // NetworkPolicySpec turns on a fail-closed NetworkPolicy for the API pods.

@@ -75,10 +75,14 @@ type PlacementReconciler struct {
 }
 
 // SubConditions are the conditions Ready is derived from.
-func SubConditions() []string { return pipeline.New[*PlacementReconciler, *scope](nil, steps...).Conditions() }
+func SubConditions() []string {
+	return pipeline.New[*PlacementReconciler, *scope](nil, steps...).Conditions()
+}
 
 // StepNames lists the sub-reconcilers in table order.
-func StepNames() []string { return pipeline.New[*PlacementReconciler, *scope](nil, steps...).StepNames() }
+func StepNames() []string {
+	return pipeline.New[*PlacementReconciler, *scope](nil, steps...).StepNames()
+}
 
 // Reconcile runs one pass for a Placement.
 func (r *PlacementReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {

@@ -65,4 +65,3 @@ func (r *PlacementReconciler) httpRouteServed(s *scope) (bool, error) {
 	}
 	return targetcluster.KindServed(s.target.Mapper, gatewayv1.SchemeGroupVersion.WithKind("HTTPRoute"))
 }
-

@@ -12,12 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/zap/zapcore"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"go.uber.org/zap/zapcore"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	"github.com/c5c3/openstack-operators/common/testenv"
@@ -164,4 +164,3 @@ func FakeAPI(t *testing.T, status int, delay time.Duration) string {
 	t.Cleanup(srv.Close)
 	return srv.URL + "/"
 }
-

@@ -126,4 +126,3 @@ func equalMaps(a, b map[string]string) bool {
 	}
 	return true
 }
-
