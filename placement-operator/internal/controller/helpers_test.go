@@ -102,7 +102,9 @@ func newPlacement(ns, name string) *placementv1.Placement {
 func inputs(t *testing.T, ns string) {
 	t.Helper()
 	ctx := context.Background()
-	must(t, testenv.SecretStore(ctx, k8s, "", shared.DefaultSecretStoreName, true))
+	eventually(t, "default store Ready", func() error {
+		return testenv.SecretStore(ctx, k8s, "", shared.DefaultSecretStoreName, true)
+	})
 	secret(t, ns, "placement-db", map[string]string{"username": "placement", "password": "db-secret"})
 	secret(t, ns, "placement-keystone", map[string]string{"password": "ks-secret"})
 	must(t, testenv.MariaDB(ctx, k8s, ns, "mariadb", true))
@@ -199,4 +201,14 @@ func eventReasons(t *testing.T, ns, name string) map[string]int {
 		}
 	}
 	return out
+}
+
+func findCondition(p *placementv1.Placement, t string) *metav1.Condition {
+	return meta.FindStatusCondition(p.Status.Conditions, t)
+}
+
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+func secretObj(ns, name string) *corev1.Secret {
+	return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
 }

@@ -72,6 +72,7 @@ func run(m *testing.M) int {
 	reconciler = r
 	r.ProbeURL = api.url
 	r.Probe.Timeout = 2 * time.Second
+	r.Probe.TTL = time.Second
 	go func() {
 		if err := mgr.Start(ctx); err != nil {
 			fmt.Fprintln(os.Stderr, "manager:", err)

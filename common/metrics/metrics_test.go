@@ -1,0 +1,88 @@
+package metrics
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+)
+
+func TestDropCR(t *testing.T) {
+	tests := []struct {
+		name, dropName, dropNamespace string
+		wantTotal, wantDuration       int
+	}{
+		{name: "drops every result of that CR only", dropName: "a", dropNamespace: "ns1", wantTotal: 2, wantDuration: 2},
+		{name: "same name in another namespace", dropName: "a", dropNamespace: "ns2", wantTotal: 3, wantDuration: 2},
+		{name: "unknown CR drops nothing", dropName: "zz", dropNamespace: "ns1", wantTotal: 4, wantDuration: 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := New("test_operator", "test")
+			s.ObserveDBSync("a", "ns1", "succeeded", 12)
+			s.ObserveDBSync("a", "ns1", "failed", 3)
+			s.ObserveDBSync("a", "ns2", "succeeded", 5)
+			s.ObserveDBSync("b", "ns1", "succeeded", 7)
+			s.Errors.WithLabelValues("secrets", UnknownCondition).Inc()
+			s.Duration.WithLabelValues("secrets").Observe(0.1)
+
+			s.DropCR(tt.dropName, tt.dropNamespace)
+
+			if n := testutil.CollectAndCount(s.DBSyncTotal); n != tt.wantTotal {
+				t.Errorf("db_sync_total series = %d, want %d", n, tt.wantTotal)
+			}
+			if n := testutil.CollectAndCount(s.DBSyncDuration); n != tt.wantDuration {
+				t.Errorf("db_sync_duration series = %d, want %d", n, tt.wantDuration)
+			}
+			if n := testutil.CollectAndCount(s.Errors) + testutil.CollectAndCount(s.Duration); n != 2 {
+				t.Errorf("pipeline series = %d, want 2 (never dropped)", n)
+			}
+			if v := testutil.ToFloat64(s.DBSyncTotal.WithLabelValues("b", "ns1", "succeeded")); v != 1 {
+				t.Errorf("b/ns1 succeeded = %v, want 1 (untouched)", v)
+			}
+		})
+	}
+}
+
+func TestNamesCarryPrefixAndKindLabel(t *testing.T) {
+	s := New("placement_operator", "placement")
+	reg := prometheus.NewPedanticRegistry()
+	s.Register(reg)
+	s.ObserveDBSync("p", "ns", "succeeded", 1)
+	s.Errors.WithLabelValues("secrets", "SecretsReady").Inc()
+	s.Duration.WithLabelValues("secrets").Observe(0.1)
+
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	labels := map[string][]string{}
+	for _, mf := range mfs {
+		names = append(names, mf.GetName())
+		for _, l := range mf.GetMetric()[0].GetLabel() {
+			labels[mf.GetName()] = append(labels[mf.GetName()], l.GetName())
+		}
+	}
+	want := []string{
+		"placement_operator_db_sync_duration_seconds",
+		"placement_operator_db_sync_total",
+		"placement_operator_reconcile_duration_seconds",
+		"placement_operator_reconcile_errors_total",
+	}
+	if !slices.Equal(names, want) {
+		t.Errorf("metric names = %v, want %v", names, want)
+	}
+	wantLabels := map[string][]string{
+		"placement_operator_db_sync_duration_seconds":   {"namespace", "placement"},
+		"placement_operator_db_sync_total":              {"namespace", "placement", "result"},
+		"placement_operator_reconcile_duration_seconds": {"sub_reconciler"},
+		"placement_operator_reconcile_errors_total":     {"condition_type", "sub_reconciler"},
+	}
+	for n, w := range wantLabels {
+		if !slices.Equal(labels[n], w) {
+			t.Errorf("labels of %s = %v, want %v", n, labels[n], w)
+		}
+	}
+}
