@@ -136,7 +136,9 @@ func TestStoreReady_FakeClient(t *testing.T) {
 func TestStoreReady_FakeClientReadError(t *testing.T) {
 	boom := errors.New("apiserver down")
 	c := fake.NewClientBuilder().WithScheme(esoScheme(t)).WithInterceptorFuncs(interceptor.Funcs{
-		Get: func(context.Context, client.WithWatch, client.ObjectKey, client.Object, ...client.GetOption) error { return boom },
+		Get: func(context.Context, client.WithWatch, client.ObjectKey, client.Object, ...client.GetOption) error {
+			return boom
+		},
 	}).Build()
 	ready, _, err := StoreReady(context.Background(), c, ns, nil)
 	if ready || !errors.Is(err, boom) {
@@ -222,7 +224,9 @@ func TestUsable_FakeClient(t *testing.T) {
 func TestUsable_FakeClientReadError(t *testing.T) {
 	boom := errors.New("apiserver down")
 	c := fake.NewClientBuilder().WithScheme(esoScheme(t)).WithInterceptorFuncs(interceptor.Funcs{
-		Get: func(context.Context, client.WithWatch, client.ObjectKey, client.Object, ...client.GetOption) error { return boom },
+		Get: func(context.Context, client.WithWatch, client.ObjectKey, client.Object, ...client.GetOption) error {
+			return boom
+		},
 	}).Build()
 	s, _, err := Usable(context.Background(), c, ns, "db", "password")
 	if s != nil || !errors.Is(err, boom) || !strings.Contains(err.Error(), "db") {

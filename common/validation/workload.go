@@ -72,9 +72,13 @@ func Autoscaling(p *field.Path, a *shared.AutoscalingSpec, replicas int32) field
 	if a.TargetCPUUtilization == nil && a.TargetMemoryUtilization == nil {
 		errs = append(errs, field.Required(p, "at least one of targetCPUUtilization or targetMemoryUtilization is required"))
 	}
-	for name, t := range map[string]*int32{"targetCPUUtilization": a.TargetCPUUtilization, "targetMemoryUtilization": a.TargetMemoryUtilization} {
-		if t != nil && (*t < 1 || *t > 100) {
-			errs = append(errs, field.Invalid(p.Child(name), *t, "must be between 1 and 100"))
+	// A slice, not a map: the errors must come out in a stable order.
+	for _, tg := range []struct {
+		name string
+		v    *int32
+	}{{"targetCPUUtilization", a.TargetCPUUtilization}, {"targetMemoryUtilization", a.TargetMemoryUtilization}} {
+		if tg.v != nil && (*tg.v < 1 || *tg.v > 100) {
+			errs = append(errs, field.Invalid(p.Child(tg.name), *tg.v, "must be between 1 and 100"))
 		}
 	}
 	switch {

@@ -32,7 +32,12 @@ func (v *Validator) ValidateCreate(ctx context.Context, p *placementv1.Placement
 }
 
 // ValidateUpdate checks an update; the catalog only when extraConfig or the release changed.
+// A terminating Placement is admitted unchecked: the controller only removes its
+// finalizer, and a since-deleted PriorityClass must not hang it in Terminating.
 func (v *Validator) ValidateUpdate(ctx context.Context, old, p *placementv1.Placement) (admission.Warnings, error) {
+	if p.DeletionTimestamp != nil {
+		return nil, nil
+	}
 	return v.validate(ctx, p, old)
 }
 

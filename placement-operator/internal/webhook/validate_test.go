@@ -518,3 +518,19 @@ func TestValidatorAccumulatesAllViolations_FakeClient(t *testing.T) {
 		t.Errorf("warnings = %q", warnings)
 	}
 }
+
+func TestValidatorAdmitsTerminatingUpdate_FakeClient(t *testing.T) {
+	v := newValidator(t, nil)
+	old := valid()
+	old.Spec.Deployment.PriorityClassName = new("deleted-class")
+	p := old.DeepCopy()
+	p.Finalizers = nil
+	if _, err := v.ValidateUpdate(context.Background(), old, p); err == nil {
+		t.Fatal("live update with a missing PriorityClass admitted")
+	}
+	now := metav1.Now()
+	old.DeletionTimestamp, p.DeletionTimestamp = &now, &now
+	if w, err := v.ValidateUpdate(context.Background(), old, p); err != nil || len(w) != 0 {
+		t.Fatalf("finalizer removal of a terminating Placement: warnings %q, err %v", w, err)
+	}
+}
