@@ -49,7 +49,6 @@ func CacheOptions(managedBy string, namespaces ...string) cache.Options {
 		&policyv1.PodDisruptionBudget{}:          byLabel,
 		&autoscalingv2.HorizontalPodAutoscaler{}: byLabel,
 		&networkingv1.NetworkPolicy{}:            byLabel,
-		&gatewayv1.HTTPRoute{}:                   byLabel,
 	}}
 	if len(namespaces) > 0 {
 		opts.DefaultNamespaces = map[string]cache.Config{}

@@ -89,6 +89,14 @@ func (c *Cache) Evict(key types.NamespacedName) {
 	delete(c.entries, key)
 }
 
+// Cached reports whether a passing probe of key is remembered.
+func (c *Cache) Cached(key types.NamespacedName) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.entries[key]
+	return ok
+}
+
 // Len returns the number of cached entries.
 func (c *Cache) Len() int {
 	c.mu.Lock()

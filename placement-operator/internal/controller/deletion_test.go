@@ -37,8 +37,8 @@ func TestDeletionWithMariaDBCRs(t *testing.T) {
 	reconciler.Probe.Evict(key) // the cache is per process; make sure the release evicts a fresh entry
 	poke(t, ns, p.Name)
 	eventually(t, "probe cached again", func() error {
-		if reconciler.Probe.Len() == 0 {
-			return errorf("empty probe cache")
+		if !reconciler.Probe.Cached(key) {
+			return errorf("probe of %s not cached", key)
 		}
 		return nil
 	})
@@ -56,7 +56,7 @@ func TestDeletionWithMariaDBCRs(t *testing.T) {
 			t.Errorf("%T %s survived the finalizer", obj, p.Name)
 		}
 	}
-	if reconciler.Probe.Len() != 0 {
+	if reconciler.Probe.Cached(key) {
 		t.Errorf("probe cache entry not evicted on finalizer release")
 	}
 	series := testutil.CollectAndCount(reconciler.Metrics.DBSyncTotal)

@@ -212,3 +212,29 @@ func errorf(format string, args ...any) error { return fmt.Errorf(format, args..
 func secretObj(ns, name string) *corev1.Secret {
 	return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
 }
+
+// rollOutAfter waits for the operator to write the Deployment past generation
+// gen (any write bumps it: Deployments count annotation changes too), then
+// reports the rollout done.
+func rollOutAfter(t *testing.T, ns, name string, gen int64) {
+	t.Helper()
+	eventually(t, "Deployment rewritten", func() error {
+		if g := deployment(t, ns, name).Generation; g <= gen {
+			return errorf("generation still %d", g)
+		}
+		return nil
+	})
+	rollOut(t, ns, name)
+}
+
+func mariadbDatabase(ns, name string) *mariadbv1alpha1.Database {
+	return &mariadbv1alpha1.Database{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+}
+
+func mariadbUser(ns, name string) *mariadbv1alpha1.User {
+	return &mariadbv1alpha1.User{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+}
+
+func mariadbGrant(ns, name string) *mariadbv1alpha1.Grant {
+	return &mariadbv1alpha1.Grant{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+}

@@ -34,11 +34,13 @@ func TestHPAAndNetworkPolicyOnAndOff(t *testing.T) {
 	hpa := &autoscalingv2.HorizontalPodAutoscaler{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "placement"}}
 	np := &networkingv1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "placement"}}
 
+	gen := deployment(t, ns, "placement").Generation
 	update(t, ns, "placement", func(p *placementv1.Placement) {
 		p.Spec.Autoscaling = &shared.AutoscalingSpec{MaxReplicas: 5, TargetCPUUtilization: ptr.To[int32](70)}
 		p.Spec.NetworkPolicy = &shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{{
 			NamespaceSelector: metav1.LabelSelector{MatchLabels: map[string]string{"kubernetes.io/metadata.name": "nova"}}}}}
 	})
+	rollOutAfter(t, ns, "placement", gen)
 	waitCondition(t, ns, "placement", placementv1.ConditionHPAReady, metav1.ConditionTrue, "HPAReady")
 	waitCondition(t, ns, "placement", placementv1.ConditionNetworkPolicyReady, metav1.ConditionTrue, "NetworkPolicyReady")
 	if !exists(t, hpa) || hpa.Spec.MaxReplicas != 5 || *hpa.Spec.MinReplicas != 3 {
@@ -51,7 +53,9 @@ func TestHPAAndNetworkPolicyOnAndOff(t *testing.T) {
 		t.Errorf("live replicas not kept under autoscaling: %v", d.Spec.Replicas)
 	}
 
+	gen = deployment(t, ns, "placement").Generation
 	update(t, ns, "placement", func(p *placementv1.Placement) { p.Spec.Autoscaling, p.Spec.NetworkPolicy = nil, nil })
+	rollOutAfter(t, ns, "placement", gen)
 	waitCondition(t, ns, "placement", placementv1.ConditionHPAReady, metav1.ConditionTrue, "HPANotRequired")
 	waitCondition(t, ns, "placement", placementv1.ConditionNetworkPolicyReady, metav1.ConditionTrue, "NetworkPolicyNotRequired")
 	eventually(t, "HPA and NetworkPolicy deleted", func() error {

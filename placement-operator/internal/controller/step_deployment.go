@@ -44,7 +44,9 @@ func (r *PlacementReconciler) reconcileDeployment(ctx context.Context, s *scope)
 		conditions.False(s.Conditions(), s.gen(), placementv1.ConditionDeploymentReady, conditions.ReasonWaitingForDeployment, msg)
 		return pipeline.RequeueAfter(requeueDeployment), nil
 	}
-	p.Status.Endpoint = endpoint(p)
+	if !conditionTrue(p, placementv1.ConditionDeploymentReady) || p.Status.Endpoint == "" {
+		p.Status.Endpoint = endpoint(p)
+	}
 	conditions.True(s.Conditions(), s.gen(), placementv1.ConditionDeploymentReady, conditions.ReasonDeploymentReady, "API Deployment is available")
 	return pipeline.Continue(), nil
 }

@@ -63,7 +63,7 @@ func renderCases() []renderCase {
 		Level:  "WARNING",
 		Debug:  new(true),
 		PerLoggerLevels: map[string]shared.LogLevel{
-			"oslo_policy": "ERROR",
+			"oslo_policy":                   "ERROR",
 			"keystonemiddleware.auth_token": "DEBUG",
 			"amqp":                          "WARNING",
 		},
@@ -428,5 +428,60 @@ func BenchmarkDeployment(b *testing.B) {
 	}
 	if d == nil {
 		b.Fatal("no Deployment")
+	}
+}
+
+func TestMergePolicyInlineWins(t *testing.T) {
+	fromCM := map[string]string{"admin_api": "role:admin", "placement:usages": "role:reader"}
+	inline := map[string]string{"admin_api": "role:service", "placement:traits:list": "role:member"}
+	got := render.MergePolicy(fromCM, inline)
+	want := map[string]string{"admin_api": "role:service", "placement:usages": "role:reader", "placement:traits:list": "role:member"}
+	if marshal(t, got) != marshal(t, want) {
+		t.Errorf("MergePolicy = %v, want %v", got, want)
+	}
+	if fromCM["admin_api"] != "role:admin" {
+		t.Error("MergePolicy mutated its input")
+	}
+	p := minimal()
+	data, err := render.ConfigData(p, render.MergePolicy(nil, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := data[render.KeyPolicy]; ok || strings.Contains(data[render.KeyPlacementConf], "oslo_policy") {
+		t.Errorf("empty rule set rendered policy: %v", data)
+	}
+}
+
+// An undefaulted CR (webhooks off) still renders logging.conf at INFO.
+func TestLoggingConfLevelDefaultsToInfo(t *testing.T) {
+	p := minimal()
+	p.Spec.Logging = &shared.LoggingSpec{Format: shared.LogFormatJSON}
+	data, err := render.ConfigData(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(data[render.KeyLogging], "[logger_root]\nhandlers = stderr\nlevel = INFO\n") {
+		t.Errorf("logging.conf:\n%s", data[render.KeyLogging])
+	}
+	p.Spec.Logging = nil
+	data, err = render.ConfigData(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := data[render.KeyLogging]; ok || !strings.Contains(data[render.KeyPlacementConf], "debug = false\n") {
+		t.Errorf("nil logging rendered %v", data)
+	}
+}
+
+func TestChildNames(t *testing.T) {
+	p := minimal()
+	for got, want := range map[string]string{
+		render.ConfigBase(p):             "placement-config",
+		render.DBConnectionSecretName(p): "placement-db-connection",
+		render.DBSyncJobName(p):          "placement-db-sync",
+	} {
+		if got != want {
+			t.Errorf("name %q, want %q", got, want)
+		}
 	}
 }

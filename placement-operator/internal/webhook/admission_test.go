@@ -378,7 +378,9 @@ func refusals() []refusal {
 		}, "S", []string{"spec.policyOverrides", "must not be empty"}},
 		{"secretStoreRef name empty", func(p *placementv1.Placement) { p.Spec.SecretStoreRef = &shared.SecretStoreRef{} },
 			"S", []string{"spec.secretStoreRef.name"}},
-		{"secretStoreRef kind", func(p *placementv1.Placement) { p.Spec.SecretStoreRef = &shared.SecretStoreRef{Kind: "Vault", Name: "v"} },
+		{"secretStoreRef kind", func(p *placementv1.Placement) {
+			p.Spec.SecretStoreRef = &shared.SecretStoreRef{Kind: "Vault", Name: "v"}
+		},
 			"S", []string{"spec.secretStoreRef.kind"}},
 		{"targetClusterRef name empty", func(p *placementv1.Placement) { p.Spec.TargetClusterRef = &shared.TargetClusterRef{} },
 			"S", []string{"spec.targetClusterRef.name"}},

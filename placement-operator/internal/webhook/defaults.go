@@ -29,7 +29,7 @@ func Apply(p *placementv1.Placement) {
 	if s.Deployment == nil {
 		s.Deployment = &shared.DeploymentSpec{}
 	}
-	if r := &s.Deployment.Resources; len(r.Requests) == 0 {
+	if r := &s.Deployment.Resources; len(r.Requests) == 0 && len(r.Limits) == 0 {
 		r.Requests = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("512Mi")}
 		r.Limits = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m"), corev1.ResourceMemory: resource.MustParse("1Gi")}
 	}

@@ -226,7 +226,7 @@ func TestSpecRules(t *testing.T) {
 		{name: "spread selector with matchExpressions", mut: func(p *placementv1.Placement) {
 			deployment(p).TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{}, {
 				LabelSelector: &metav1.LabelSelector{
-					MatchLabels: map[string]string{"app.kubernetes.io/name": "placement", "app.kubernetes.io/instance": "placement"},
+					MatchLabels:      map[string]string{"app.kubernetes.io/name": "placement", "app.kubernetes.io/instance": "placement"},
 					MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "x", Operator: metav1.LabelSelectorOpExists}}}}}
 		}, want: []fieldErr{invalid("spec.deployment.topologySpreadConstraints[0].labelSelector"),
 			invalid("spec.deployment.topologySpreadConstraints[1].labelSelector")}},
@@ -387,8 +387,8 @@ func TestValidatorExtraConfig_FakeClient(t *testing.T) {
 			"placement": {"no_such_option": "1"}, "nova": {"x": "1"}},
 			warnings: []string{"no option catalog for placement release 2024.2; extraConfig options not checked"}},
 		{name: "release without catalog still refuses rejected keys", release: "2024.1",
-			extra: map[string]map[string]string{"api": {"auth_strategy": "noauth2"}},
-			want:  []fieldErr{forbidden("spec.extraConfig[api][auth_strategy]")},
+			extra:    map[string]map[string]string{"api": {"auth_strategy": "noauth2"}},
+			want:     []fieldErr{forbidden("spec.extraConfig[api][auth_strategy]")},
 			warnings: []string{"no option catalog for placement release 2024.1; extraConfig options not checked"}},
 		{name: "empty section and key", release: "2025.2", extra: map[string]map[string]string{"": {"a": "1"}, "placement": {"": "1"}},
 			want: []fieldErr{invalid("spec.extraConfig[]"), invalid("spec.extraConfig[placement][]")}},
@@ -447,8 +447,8 @@ func TestValidatorUpdateCatalogCheck_FakeClient(t *testing.T) {
 				p.Spec.ExtraConfig = map[string]map[string]string{"placement": {"no_such_option": "2"}}
 			}, wantError: true},
 		{name: "changed release checks the catalog",
-			old: func(p *placementv1.Placement) { p.Spec.ExtraConfig = unknown; p.Spec.OpenStackRelease = "2025.2" },
-			new: func(p *placementv1.Placement) { p.Spec.ExtraConfig = unknown; p.Spec.OpenStackRelease = "2026.1" },
+			old:       func(p *placementv1.Placement) { p.Spec.ExtraConfig = unknown; p.Spec.OpenStackRelease = "2025.2" },
+			new:       func(p *placementv1.Placement) { p.Spec.ExtraConfig = unknown; p.Spec.OpenStackRelease = "2026.1" },
 			wantError: true},
 		{name: "unchanged extraConfig still refuses rejected keys",
 			old: func(p *placementv1.Placement) {
