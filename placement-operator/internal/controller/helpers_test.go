@@ -238,3 +238,5 @@ func mariadbUser(ns, name string) *mariadbv1alpha1.User {
 func mariadbGrant(ns, name string) *mariadbv1alpha1.Grant {
 	return &mariadbv1alpha1.Grant{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
 }
+
+func sqlReady(obj client.Object) error { return testenv.SQLReady(context.Background(), k8s, obj) }

@@ -1,0 +1,17 @@
+# Thin wrapper: every target calls one script.
+.PHONY: test run stop generate tools lint
+
+test: ## Build what is missing, then vet, lint and test every module.
+	hack/test.sh
+
+run: ## Start a local control plane with kwok nodes and run the Placement operator on it.
+	hack/run.sh
+
+stop: ## Stop what `make run` started.
+	hack/run.sh stop
+
+generate: ## Regenerate deepcopy, CRDs, RBAC and webhook manifests.
+	hack/generate.sh
+
+tools: ## Build the pinned toolchain into the cache.
+	hack/tools.sh

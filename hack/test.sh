@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The test command: builds the toolchain when missing, checks generated files,
+# then vets, lints and tests every module of the workspace against a real
+# kube-apiserver and etcd.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+export GOFLAGS=${GOFLAGS:--buildvcs=false}
+
+hack/tools.sh etcd kube-apiserver controller-gen golangci-lint
+KUBEBUILDER_ASSETS=$(hack/tools.sh --envtest-assets)
+export KUBEBUILDER_ASSETS
+lint=$(hack/tools.sh --path golangci-lint)
+
+echo "== generated files are up to date"
+hack/generate.sh
+if git rev-parse --git-dir >/dev/null 2>&1 && ! git diff --quiet -- '*.go' '*.yaml'; then
+  git --no-pager diff --stat -- '*.go' '*.yaml'
+  echo "generated files differ from the committed ones: run hack/generate.sh and commit" >&2
+  exit 1
+fi
+
+modules=$(go work edit -json | sed -n 's/.*"DiskPath": "\.\/\(.*\)".*/\1/p')
+for mod in $modules; do
+  echo "== $mod: vet, lint"
+  (cd "$mod" && go vet ./... && "$lint" run ./...)
+done
+for mod in $modules; do
+  echo "== $mod: test"
+  (cd "$mod" && go test -count=1 ./...)
+done
