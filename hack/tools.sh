@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the pinned toolchain from the Go module proxy into a cache outside the
 # work tree (shared by every clone on the machine), skipping what is there.
-#   hack/tools.sh [kube-apiserver|kube-controller-manager|kube-scheduler|etcd|controller-gen|kwok|kwokctl|helm|golangci-lint ...]
+#   hack/tools.sh [kube-apiserver|kube-controller-manager|kube-scheduler|kubectl|etcd|controller-gen|kwok|kwokctl|helm|golangci-lint ...]
 # With no argument it builds what the test tiers need. Prints nothing but progress on stderr.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -67,7 +67,7 @@ go_install() {
 # path prints where a tool lives once built.
 path() {
   case $1 in
-    kube-apiserver|kube-controller-manager|kube-scheduler) echo "$TOOLS_DIR/bin/$KUBE_VERSION/$1" ;;
+    kube-apiserver|kube-controller-manager|kube-scheduler|kubectl) echo "$TOOLS_DIR/bin/$KUBE_VERSION/$1" ;;
     etcd) echo "$TOOLS_DIR/bin/etcd-$ETCD_VERSION/etcd" ;;
     controller-gen) echo "$TOOLS_DIR/bin/controller-gen-$CONTROLLER_TOOLS_VERSION/controller-gen" ;;
     kwok|kwokctl) echo "$TOOLS_DIR/bin/$1-$KWOK_VERSION/$1" ;;
@@ -79,7 +79,7 @@ path() {
 
 build() {
   case $1 in
-    kube-apiserver|kube-controller-manager|kube-scheduler) build_kube "$1" ;;
+    kube-apiserver|kube-controller-manager|kube-scheduler|kubectl) build_kube "$1" ;;
     etcd) build_etcd ;;
     controller-gen) go_install controller-gen sigs.k8s.io/controller-tools/cmd/controller-gen "$CONTROLLER_TOOLS_VERSION" ;;
     kwok) go_install kwok sigs.k8s.io/kwok/cmd/kwok "$KWOK_VERSION" ;;

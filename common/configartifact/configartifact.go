@@ -34,7 +34,7 @@ func Hash(data map[string]string) string {
 	h := sha256.New()
 	for _, k := range keys {
 		v := data[k]
-		fmt.Fprintf(h, "%d:%s=%d:%s\n", len(k), k, len(v), v)
+		_, _ = fmt.Fprintf(h, "%d:%s=%d:%s\n", len(k), k, len(v), v)
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -24,11 +24,11 @@ const PodSpecHashAnnotation = workload.PodSpecHashAnnotation
 type State int
 
 const (
-	// Running: created, replaced or still running; poll again.
+	// Running means created, replaced or still running; poll again.
 	Running State = iota
-	// Succeeded: the Job for the current template completed.
+	// Succeeded means the Job for the current template completed.
 	Succeeded
-	// Failed: the Job for the current template failed; only a template change re-runs it.
+	// Failed means the Job for the current template failed; only a template change re-runs it.
 	Failed
 )
 
@@ -58,7 +58,7 @@ func Ensure(ctx context.Context, c client.Client, o apply.Owner, desired *batchv
 		return Status{}, fmt.Errorf("reading Job %s: %w", desired.Name, err)
 	}
 	if !o.Owns(&live) {
-		return Status{}, fmt.Errorf("Job %s exists and is not owned by %s %s", desired.Name, o.Kind, o.Object.GetName())
+		return Status{}, fmt.Errorf("job %s exists and is not owned by %s %s", desired.Name, o.Kind, o.Object.GetName())
 	}
 	terminal, failed, msg := Terminal(&live)
 	if !terminal || !live.DeletionTimestamp.IsZero() {

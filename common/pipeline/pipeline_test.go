@@ -74,8 +74,6 @@ func (r *recorder) ranSorted() []string {
 
 type reconciler struct{}
 
-type stepFn = func(reconciler, context.Context, *fakeScope) (Outcome, error)
-
 // step returns a step that records itself, sets its condition True on the
 // scope it got, mutates that scope's CR and returns out, err.
 func step(name, cond string, out Outcome, err error) Step[reconciler, *fakeScope] {

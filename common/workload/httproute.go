@@ -5,6 +5,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
@@ -84,3 +85,6 @@ func HTTPRouteAccepted(r *gatewayv1.HTTPRoute) bool {
 	}
 	return false
 }
+
+// HTTPRouteGVK is the Gateway API kind the HTTPRoute step probes and writes.
+var HTTPRouteGVK = schema.GroupVersionKind{Group: gatewayv1.GroupName, Version: "v1", Kind: "HTTPRoute"}

@@ -117,7 +117,3 @@ type PlacementList struct {
 	metav1.ListMeta `json:"metadata,omitempty"`
 	Items           []Placement `json:"items"`
 }
-
-func init() {
-	SchemeBuilder.Register(&Placement{}, &PlacementList{})
-}

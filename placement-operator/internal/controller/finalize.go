@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 
+	"github.com/c5c3/openstack-operators/common/workload"
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
@@ -12,7 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
-	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
 
@@ -31,7 +31,7 @@ var remoteKinds = []finalize.RemoteKind{
 	policyv1.SchemeGroupVersion.WithKind("PodDisruptionBudget"),
 	autoscalingv2.SchemeGroupVersion.WithKind("HorizontalPodAutoscaler"),
 	networkingv1.SchemeGroupVersion.WithKind("NetworkPolicy"),
-	gatewayv1.SchemeGroupVersion.WithKind("HTTPRoute"),
+	workload.HTTPRouteGVK,
 	mariadbv1alpha1.GroupVersion.WithKind("Database"),
 	mariadbv1alpha1.GroupVersion.WithKind("User"),
 	mariadbv1alpha1.GroupVersion.WithKind("Grant"),

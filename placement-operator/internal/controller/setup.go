@@ -22,6 +22,7 @@ import (
 	"github.com/c5c3/openstack-operators/common/pipeline"
 	"github.com/c5c3/openstack-operators/common/secrets"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
+	"github.com/c5c3/openstack-operators/common/workload"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
@@ -55,7 +56,7 @@ func (r *PlacementReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Man
 	if err := addIndexes(ctx, mgr); err != nil {
 		return err
 	}
-	served, err := targetcluster.KindServed(mgr.GetRESTMapper(), gatewayv1.SchemeGroupVersion.WithKind("HTTPRoute"))
+	served, err := targetcluster.KindServed(mgr.GetRESTMapper(), workload.HTTPRouteGVK)
 	if err != nil {
 		return err
 	}

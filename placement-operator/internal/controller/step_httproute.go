@@ -63,5 +63,5 @@ func (r *PlacementReconciler) httpRouteServed(s *scope) (bool, error) {
 	if !s.target.Remote() {
 		return r.GatewayAPI, nil
 	}
-	return targetcluster.KindServed(s.target.Mapper, gatewayv1.SchemeGroupVersion.WithKind("HTTPRoute"))
+	return targetcluster.KindServed(s.target.Mapper, workload.HTTPRouteGVK)
 }

@@ -297,7 +297,7 @@ func TestCommand(t *testing.T) {
 			"--master", "--lazy-apps", "--need-app",
 			"--processes", processes, "--threads", threads}
 	}
-	cat := func(parts ...[]string) []string { return slices.Concat(parts...) }
+	cat := slices.Concat[[]string]
 	cases := []struct {
 		name string
 		p    *placementv1.Placement

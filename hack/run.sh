@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# make run: the Placement operator on a local kwok control plane.
+#   hack/run.sh [start]   cluster up, CRDs, demo inputs, stand-ins, operator, sample Placement
+#   hack/run.sh stop      stop the operator and the stand-ins, delete the cluster
+# ESO and mariadb-operator are played by stand-ins (e2e/cmd/standins) that
+# only report Ready. CLUSTER names the cluster (default c5c3-dev); WAIT is how
+# many seconds to watch the Placement's conditions (default 120).
+#
+# Manifests go through kubectl, built from k8s.io/kubernetes like the other
+# kube binaries (hack/tools.sh kubectl): a developer needs it anyway to look
+# at the cluster, and it brings server-side apply (the ESO CRDs exceed the
+# client-side apply annotation limit) and `kubectl wait` without code of ours.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+cluster=${CLUSTER:-c5c3-dev}
+state="$root/.cache/run/$cluster"
+ns=placement-demo
+sample="$root/placement-operator/config/samples/placement_v1alpha1_placement.yaml"
+processes=(standins placement-operator)
+
+kubeconfig=
+kubectl=
+
+log() { echo "hack/run.sh: $*" >&2; }
+kc() { "$kubectl" --kubeconfig "$kubeconfig" "$@"; }
+
+# stop_process ends one process this script started, by its recorded pid.
+stop_process() {
+  local name=$1 pidfile="$state/$1.pid" pid i
+  [ -f "$pidfile" ] || return 0
+  pid=$(cat "$pidfile")
+  if kill -0 "$pid" 2>/dev/null; then
+    kill "$pid" 2>/dev/null || true
+    for i in $(seq 1 20); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.5
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+      log "$name (pid $pid) ignored SIGTERM; killing it"
+      kill -9 "$pid" 2>/dev/null || true
+    fi
+    log "stopped $name (pid $pid)"
+  fi
+  rm -f "$pidfile"
+}
+
+stop() {
+  local p
+  for p in "${processes[@]}"; do stop_process "$p"; done
+  "$here/cluster.sh" down "$cluster"
+}
+
+# start_process runs a built binary in the background, logging to a file.
+start_process() {
+  local name=$1
+  shift
+  nohup "$state/bin/$name" "$@" >"$state/$name.log" 2>&1 &
+  echo $! >"$state/$name.pid"
+  log "started $name (pid $!), log $state/$name.log"
+}
+
+# conditions prints the Placement's conditions, one tab-separated line each.
+conditions() {
+  kc -n "$ns" get placement placement -o \
+    jsonpath='{range .status.conditions[*]}{.type}{"\t"}{.status}{"\t"}{.reason}{"\t"}{.message}{"\n"}{end}' 2>/dev/null || true
+}
+
+table() {
+  awk -F'\t' 'BEGIN { printf "  %-20s %-7s %-26s %s\n", "TYPE", "STATUS", "REASON", "MESSAGE" }
+    NF { printf "  %-20s %-7s %-26s %s\n", $1, $2, $3, $4 }'
+}
+
+# settled: every sub-condition but PlacementAPIReady is True and
+# PlacementAPIReady has got past waiting for the endpoint.
+settled() {
+  awk -F'\t' '
+    $1 == "PlacementAPIReady" { api = $3 != "EndpointNotReady" && $3 != ""; next }
+    $1 == "Ready" || $1 == "ExtraConfigHealthy" || !NF { next }
+    { n++; if ($2 != "True") bad++ }
+    END { exit !(api && n >= 6 && !bad) }'
+}
+
+start() {
+  mkdir -p "$state/bin"
+  kubeconfig=$("$here/cluster.sh" up "$cluster")
+  kubectl=$("$here/tools.sh" --path kubectl)
+
+  log "installing CRDs"
+  local crds=("$root/placement-operator/config/crd/placement.openstack.c5c3.io_placements.yaml")
+  mapfile -t -O 1 crds < <("$here/crds.sh")
+  local args=() f
+  for f in "${crds[@]}"; do args+=(-f "$f"); done
+  kc apply --server-side --force-conflicts "${args[@]}" >/dev/null
+  kc wait --for=condition=Established --timeout=60s "${args[@]}" >/dev/null
+
+  # Rebuilt on every start so a code change is picked up; run as binaries (not
+  # `go run`) so the recorded pid is the process itself and stop can end it.
+  log "building the operator and the stand-ins"
+  (cd "$root" && go build -o "$state/bin/placement-operator" ./placement-operator/cmd &&
+    go build -o "$state/bin/standins" ./e2e/cmd/standins)
+  local p
+  for p in "${processes[@]}"; do stop_process "$p"; done
+  start_process standins --kubeconfig "$kubeconfig"
+
+  log "creating namespace $ns, ClusterSecretStore, MariaDB and credential Secrets"
+  kc apply --server-side -f "$here/run/placement-demo.yaml" >/dev/null
+  secret placement-db username=placement "password=$(password)"
+  secret placement-keystone "password=$(password)"
+
+  start_process placement-operator --kubeconfig "$kubeconfig" --enable-webhooks=false \
+    --metrics-bind-address=:18080 --health-probe-bind-address=:18081 --probe-via-apiserver
+  log "applying $sample"
+  kc apply --server-side -f "$sample" >/dev/null
+  watch_placement "${WAIT:-120}"
+  summary
+}
+
+# secret creates a credential Secret once; a rerun keeps the password so the
+# operator sees no rotation.
+secret() {
+  local name=$1 kv lits=()
+  shift
+  kc -n "$ns" get secret "$name" >/dev/null 2>&1 && return 0
+  for kv in "$@"; do lits+=("--from-literal=$kv"); done
+  kc -n "$ns" create secret generic "$name" "${lits[@]}" >/dev/null
+}
+
+password() { od -An -N18 -tx1 /dev/urandom | tr -d ' \n'; }
+
+# watch_placement prints the condition table whenever it changes, until the
+# conditions settle or the timeout passes.
+watch_placement() {
+  local deadline=$((SECONDS + $1)) last= now p
+  log "watching Placement $ns/placement (up to $1s)"
+  while :; do
+    for p in "${processes[@]}"; do
+      if ! kill -0 "$(cat "$state/$p.pid")" 2>/dev/null; then
+        log "$p exited; last lines of $state/$p.log:"
+        tail -n 20 "$state/$p.log" >&2
+        return 1
+      fi
+    done
+    now=$(conditions)
+    if [ -n "$now" ] && [ "$now" != "$last" ]; then
+      echo "[$(date +%T)] Placement $ns/placement"
+      table <<<"$now"
+      last=$now
+    fi
+    if [ -n "$now" ] && settled <<<"$now"; then
+      SETTLED=1
+      return 0
+    fi
+    if [ $SECONDS -ge $deadline ]; then
+      SETTLED=0
+      return 0
+    fi
+    sleep 2
+  done
+}
+
+summary() {
+  echo
+  if [ "${SETTLED:-0}" = 1 ]; then
+    echo "Every sub-condition but PlacementAPIReady is True: Secrets, Database (db-sync Job"
+    echo "completed on a kwok node), Deployment rolled out, HPA/NetworkPolicy/HTTPRoute not required."
+  else
+    echo "The Placement did not settle within ${WAIT:-120}s; see the operator log below."
+  fi
+  echo "PlacementAPIReady stays False here: the kwok pods run no placement-api, so the"
+  echo "health probe (through the API server's services proxy) gets no answer; Ready"
+  echo "follows it. Everything else in the table is what the operator does for real."
+  echo
+  echo "Logs:     $state/placement-operator.log"
+  echo "          $state/standins.log"
+  echo "          $root/.cache/kwok/clusters/$cluster/logs/ (control plane)"
+  echo "kubectl:  $kubectl --kubeconfig $kubeconfig get placement -A"
+  echo "Metrics:  http://localhost:18080/metrics"
+  echo "Stop:     make stop   (hack/run.sh stop)"
+  [ "${SETTLED:-0}" = 1 ]
+}
+
+case ${1:-start} in
+  start) start ;;
+  stop) stop ;;
+  *) echo "usage: hack/run.sh [start|stop]" >&2; exit 2 ;;
+esac
