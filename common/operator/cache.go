@@ -5,12 +5,7 @@ package operator
 
 import (
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
-	appsv1 "k8s.io/api/apps/v1"
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
-	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	networkingv1 "k8s.io/api/networking/v1"
-	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -41,15 +36,10 @@ func NewScheme(add ...func(*runtime.Scheme) error) *runtime.Scheme {
 func CacheOptions(managedBy string, namespaces ...string) cache.Options {
 	sel := labels.SelectorFromSet(labels.Set{workload.ManagedByLabel: managedBy})
 	byLabel := cache.ByObject{Label: sel}
-	opts := cache.Options{ByObject: map[client.Object]cache.ByObject{
-		&appsv1.Deployment{}:                     byLabel,
-		&corev1.Service{}:                        byLabel,
-		&corev1.ConfigMap{}:                      byLabel,
-		&batchv1.Job{}:                           byLabel,
-		&policyv1.PodDisruptionBudget{}:          byLabel,
-		&autoscalingv2.HorizontalPodAutoscaler{}: byLabel,
-		&networkingv1.NetworkPolicy{}:            byLabel,
-	}}
+	opts := cache.Options{ByObject: map[client.Object]cache.ByObject{}}
+	for _, k := range WorkloadKinds() {
+		opts.ByObject[k] = byLabel
+	}
 	if len(namespaces) > 0 {
 		opts.DefaultNamespaces = map[string]cache.Config{}
 		for _, ns := range namespaces {

@@ -3,6 +3,7 @@ package controller_test
 import (
 	"context"
 	"fmt"
+	"github.com/c5c3/openstack-operators/placement-operator/internal/fixture"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -79,21 +80,8 @@ func dumpPlacements() string {
 // newPlacement is a minimal valid Placement on a managed MariaDB, defaulted
 // the way the mutating webhook would.
 func newPlacement(ns, name string) *placementv1.Placement {
-	p := &placementv1.Placement{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
-		Spec: placementv1.PlacementSpec{
-			OpenStackRelease: "2025.2",
-			Image:            shared.ImageSpec{Repository: "registry.example.org/openstack/placement", Tag: "2025.2"},
-			Database: shared.DatabaseSpec{
-				ClusterRef: &shared.LocalObjectRef{Name: "mariadb"},
-				Database:   "placement",
-				SecretRef:  shared.SecretKeyRef{Name: "placement-db"},
-			},
-			Cache:            shared.CacheSpec{Servers: []string{"memcached:11211"}},
-			KeystoneEndpoint: "http://keystone.openstack.svc:5000/v3",
-			ServiceUser:      shared.ServiceUserSpec{SecretRef: shared.SecretKeyRef{Name: "placement-keystone"}},
-		},
-	}
+	p := fixture.Bare(ns, name)
+	p.Spec.Cache = shared.CacheSpec{Servers: []string{"memcached:11211"}}
 	webhook.Apply(p)
 	return p
 }
@@ -106,7 +94,7 @@ func inputs(t *testing.T, ns string) {
 		return testenv.SecretStore(ctx, k8s, "", shared.DefaultSecretStoreName, true)
 	})
 	secret(t, ns, "placement-db", map[string]string{"username": "placement", "password": "db-secret"})
-	secret(t, ns, "placement-keystone", map[string]string{"password": "ks-secret"})
+	secret(t, ns, "placement-service-user", map[string]string{"password": "ks-secret"})
 	must(t, testenv.MariaDB(ctx, k8s, ns, "mariadb", true))
 }
 

@@ -35,7 +35,7 @@ func TestSecretsGateReasons(t *testing.T) {
 	must(t, k8s.Delete(ctx, secretObj(ns, "placement-db")))
 	secret(t, ns, "placement-db", map[string]string{"username": "placement", "password": "pw"})
 	waitCondition(t, ns, p.Name, placementv1.ConditionSecretsReady, metav1.ConditionFalse, "WaitingForServiceUserCredentials")
-	secret(t, ns, "placement-keystone", map[string]string{"password": "pw"})
+	secret(t, ns, "placement-service-user", map[string]string{"password": "pw"})
 	waitCondition(t, ns, p.Name, placementv1.ConditionSecretsReady, metav1.ConditionTrue, "SecretsAvailable")
 	waitCondition(t, ns, p.Name, placementv1.ConditionDatabaseReady, metav1.ConditionFalse, "ClusterNotReady")
 }
@@ -62,7 +62,7 @@ func TestDatabaseReasons(t *testing.T) {
 		return testenv.SecretStore(ctx, k8s, "", shared.DefaultSecretStoreName, true)
 	})
 	secret(t, ns, "placement-db", map[string]string{"username": "placement", "password": "db"})
-	secret(t, ns, "placement-keystone", map[string]string{"password": "ks"})
+	secret(t, ns, "placement-service-user", map[string]string{"password": "ks"})
 	must(t, testenv.MariaDB(ctx, k8s, ns, "mariadb", false))
 	p := newPlacement(ns, "placement")
 	must(t, k8s.Create(ctx, p))

@@ -44,7 +44,7 @@ func TestCredentialRotationRollsDeployment(t *testing.T) {
 	toReady(t, ns, newPlacement(ns, "placement"))
 	before := deployment(t, ns, "placement")
 
-	setSecret(t, ns, "placement-keystone", map[string]string{"password": "rotated"})
+	setSecret(t, ns, "placement-service-user", map[string]string{"password": "rotated"})
 	eventually(t, "authtoken hash rolled", func() error {
 		d := deployment(t, ns, "placement")
 		a, b := d.Spec.Template.Annotations, before.Spec.Template.Annotations
@@ -90,7 +90,7 @@ func TestShortCircuitedPassDoesNotRoll(t *testing.T) {
 
 	must(t, testenv.SecretStore(ctx, k8s, ns, "own-store", false))
 	waitCondition(t, ns, "placement", placementv1.ConditionSecretsReady, metav1.ConditionFalse, "SecretStoreNotReady")
-	setSecret(t, ns, "placement-keystone", map[string]string{"password": "rotated-while-store-down"})
+	setSecret(t, ns, "placement-service-user", map[string]string{"password": "rotated-while-store-down"})
 	time.Sleep(2 * time.Second) // let the Secret event's pass run; it must stop at the gate
 	after := deployment(t, ns, "placement")
 	if after.Generation != before.Generation || after.ResourceVersion != before.ResourceVersion {

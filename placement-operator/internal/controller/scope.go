@@ -4,6 +4,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/c5c3/openstack-operators/common/apply"
+	"github.com/c5c3/openstack-operators/common/conditions"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
@@ -39,3 +40,25 @@ func (s *scope) Fork() *scope {
 }
 
 func (s *scope) gen() int64 { return s.placement.Generation }
+
+// childMeta names the children that share the CR's name.
+func (s *scope) childMeta() metav1.ObjectMeta {
+	return metav1.ObjectMeta{Name: s.placement.Name, Namespace: s.placement.Namespace}
+}
+
+// optionalReasons are the True reasons of an optional child's condition.
+var optionalReasons = map[string][2]string{
+	placementv1.ConditionHPAReady:           {conditions.ReasonHPAReady, conditions.ReasonHPANotRequired},
+	placementv1.ConditionNetworkPolicyReady: {conditions.ReasonNetworkPolicyReady, conditions.ReasonNetworkPolicyNotRequired},
+}
+
+// optional sets the always-True condition of an optional child: ready when
+// wanted, NotRequired otherwise.
+func (s *scope) optional(condType string, wanted bool, readyMsg, notRequiredMsg string) {
+	r := optionalReasons[condType]
+	if wanted {
+		conditions.True(s.Conditions(), s.gen(), condType, r[0], readyMsg)
+		return
+	}
+	conditions.True(s.Conditions(), s.gen(), condType, r[1], notRequiredMsg)
+}

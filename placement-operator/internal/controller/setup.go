@@ -5,12 +5,7 @@ import (
 	"fmt"
 
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
-	appsv1 "k8s.io/api/apps/v1"
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
-	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	networkingv1 "k8s.io/api/networking/v1"
-	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -19,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/pipeline"
 	"github.com/c5c3/openstack-operators/common/secrets"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
@@ -52,7 +48,11 @@ type Options struct {
 // the controller. A cluster without Gateway API gets no HTTPRoute watch.
 func (r *PlacementReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	r.pipeline = pipeline.New(r.Metrics, steps...)
-	r.deletion = r.newFinalizeFlow()
+	kinds, err := operator.ProjectedKinds(mgr.GetScheme())
+	if err != nil {
+		return err
+	}
+	r.deletion = r.newFinalizeFlow(kinds)
 	if err := addIndexes(ctx, mgr); err != nil {
 		return err
 	}
@@ -64,22 +64,15 @@ func (r *PlacementReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Man
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named("placement").
 		For(&placementv1.Placement{}, builder.WithPredicates(SpecOrMetadataChanged())).
-		Owns(&appsv1.Deployment{}).
-		Owns(&corev1.Service{}).
-		Owns(&corev1.ConfigMap{}).
 		Owns(&corev1.Secret{}, builder.OnlyMetadata).
-		Owns(&policyv1.PodDisruptionBudget{}).
-		Owns(&autoscalingv2.HorizontalPodAutoscaler{}).
-		Owns(&networkingv1.NetworkPolicy{}).
-		Owns(&batchv1.Job{}).
-		Owns(&mariadbv1alpha1.Database{}).
-		Owns(&mariadbv1alpha1.User{}).
-		Owns(&mariadbv1alpha1.Grant{}).
 		WatchesMetadata(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.bySecret(""))).
 		Watches(&mariadbv1alpha1.MariaDB{}, handler.EnqueueRequestsFromMapFunc(r.byMariaDB(""))).
 		Watches(storeObject(secrets.ClusterSecretStoreGVK), handler.EnqueueRequestsFromMapFunc(r.byStore(""))).
 		Watches(storeObject(secrets.SecretStoreGVK), handler.EnqueueRequestsFromMapFunc(r.byStore(""))).
 		WithOptions(controller.Options{MaxConcurrentReconciles: opts.MaxConcurrentReconciles})
+	for _, kind := range append(operator.WorkloadKinds(), operator.MariaDBKinds()...) {
+		b = b.Owns(kind)
+	}
 	if served {
 		b = b.Owns(&gatewayv1.HTTPRoute{})
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -26,7 +25,7 @@ func (r *PlacementReconciler) reconcileHTTPRoute(ctx context.Context, s *scope) 
 		conditions.False(s.Conditions(), s.gen(), placementv1.ConditionHTTPRouteReady, conditions.ReasonCapabilityProbeFailed, err.Error())
 		return pipeline.RequeueAfter(requeueDeployment), nil
 	}
-	route := &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: p.Namespace}}
+	route := &gatewayv1.HTTPRoute{ObjectMeta: s.childMeta()}
 	if p.Spec.Gateway == nil {
 		if served {
 			if err := apply.Absent(ctx, s.target.Client, s.owner, route); err != nil {

@@ -4,10 +4,8 @@ import (
 	"context"
 
 	networkingv1 "k8s.io/api/networking/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/c5c3/openstack-operators/common/apply"
-	"github.com/c5c3/openstack-operators/common/conditions"
 	"github.com/c5c3/openstack-operators/common/pipeline"
 	"github.com/c5c3/openstack-operators/common/workload"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
@@ -18,14 +16,18 @@ import (
 // An empty ingress list is an error: nothing is created.
 func (r *PlacementReconciler) reconcileNetworkPolicy(ctx context.Context, s *scope) (pipeline.Outcome, error) {
 	p := s.placement
-	if p.Spec.NetworkPolicy == nil {
-		np := &networkingv1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: p.Namespace}}
-		if err := apply.Absent(ctx, s.target.Client, s.owner, np); err != nil {
-			return pipeline.Continue(), err
-		}
-		conditions.True(s.Conditions(), s.gen(), placementv1.ConditionNetworkPolicyReady, conditions.ReasonNetworkPolicyNotRequired, "spec.networkPolicy is not set")
-		return pipeline.Continue(), nil
+	wanted := p.Spec.NetworkPolicy != nil
+	err := apply.Toggle(ctx, s.target.Client, s.owner, wanted,
+		&networkingv1.NetworkPolicy{ObjectMeta: s.childMeta()},
+		func() (*networkingv1.NetworkPolicy, error) { return workload.NetworkPolicy(r.networkPolicyParams(p)) })
+	if err != nil {
+		return pipeline.Continue(), err
 	}
+	s.optional(placementv1.ConditionNetworkPolicyReady, wanted, "NetworkPolicy is in place", "spec.networkPolicy is not set")
+	return pipeline.Continue(), nil
+}
+
+func (r *PlacementReconciler) networkPolicyParams(p *placementv1.Placement) workload.NetworkPolicyParams {
 	params := workload.NetworkPolicyParams{
 		ID:                render.Identity(p),
 		Port:              placementv1.APIPort,
@@ -41,13 +43,5 @@ func (r *PlacementReconciler) reconcileNetworkPolicy(ctx context.Context, s *sco
 			params.GatewayNamespace = p.Namespace
 		}
 	}
-	np, err := workload.NetworkPolicy(params)
-	if err != nil {
-		return pipeline.Continue(), err
-	}
-	if _, err := apply.Ensure(ctx, s.target.Client, s.owner, np, nil); err != nil {
-		return pipeline.Continue(), err
-	}
-	conditions.True(s.Conditions(), s.gen(), placementv1.ConditionNetworkPolicyReady, conditions.ReasonNetworkPolicyReady, "NetworkPolicy is in place")
-	return pipeline.Continue(), nil
+	return params
 }

@@ -40,8 +40,8 @@ func TestTargetCluster(t *testing.T) {
 	must(t, remote.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}))
 	must(t, testenv.SecretStore(ctx, remote, "", shared.DefaultSecretStoreName, true))
 	for name, data := range map[string]map[string]string{
-		"placement-db":       {"username": "placement", "password": "db"},
-		"placement-keystone": {"password": "ks"},
+		"placement-db":           {"username": "placement", "password": "db"},
+		"placement-service-user": {"password": "ks"},
 	} {
 		must(t, remote.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, StringData: data}))
 	}

@@ -3,6 +3,7 @@ package render_test
 import (
 	"bytes"
 	"flag"
+	"github.com/c5c3/openstack-operators/placement-operator/internal/fixture"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,7 +12,6 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
@@ -29,21 +29,8 @@ const testConfigMap = "placement-config-0a1b2c3d"
 // minimal is the smallest admissible Placement, defaulted as the mutating
 // webhook would persist it.
 func minimal() *placementv1.Placement {
-	p := &placementv1.Placement{
-		ObjectMeta: metav1.ObjectMeta{Name: "placement", Namespace: "openstack"},
-		Spec: placementv1.PlacementSpec{
-			OpenStackRelease: "2025.2",
-			Image:            shared.ImageSpec{Repository: "registry.example.org/openstack/placement", Tag: "2025.2"},
-			Database: shared.DatabaseSpec{
-				ClusterRef: &shared.LocalObjectRef{Name: "mariadb"},
-				Database:   "placement",
-				SecretRef:  shared.SecretKeyRef{Name: "placement-db"},
-			},
-			Cache:            shared.CacheSpec{Servers: []string{"memcached-0.memcached:11211", "memcached-1.memcached:11211"}},
-			KeystoneEndpoint: "http://keystone-api.openstack.svc:5000/v3",
-			ServiceUser:      shared.ServiceUserSpec{SecretRef: shared.SecretKeyRef{Name: "placement-service-user"}},
-		},
-	}
+	p := fixture.Bare("openstack", "placement")
+	p.Spec.Cache = shared.CacheSpec{Servers: []string{"memcached-0.memcached:11211", "memcached-1.memcached:11211"}}
 	webhook.Apply(p)
 	return p
 }

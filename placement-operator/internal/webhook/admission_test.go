@@ -3,6 +3,7 @@ package webhook_test
 import (
 	"context"
 	"fmt"
+	"github.com/c5c3/openstack-operators/placement-operator/internal/fixture"
 	"os"
 	"path/filepath"
 	"slices"
@@ -154,23 +155,7 @@ func (w *warningRecorder) take() []string {
 
 // newPlacement is the smallest Placement a user would apply.
 func newPlacement(name string) *placementv1.Placement {
-	return &placementv1.Placement{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
-		Spec: placementv1.PlacementSpec{
-			OpenStackRelease: "2025.2",
-			Image:            shared.ImageSpec{Repository: "registry.example.org/openstack/placement", Tag: "2025.2"},
-			Database: shared.DatabaseSpec{
-				ClusterRef: &shared.LocalObjectRef{Name: "mariadb"},
-				Database:   "placement",
-				SecretRef:  shared.SecretKeyRef{Name: "placement-db"},
-			},
-			Cache: shared.CacheSpec{ClusterRef: &shared.LocalObjectRef{Name: "memcached"}},
-			// The defaulter fills cache.backend; the schema requires it, so this
-			// also proves mutation runs before schema validation.
-			KeystoneEndpoint: "http://keystone-api.openstack.svc:5000/v3",
-			ServiceUser:      shared.ServiceUserSpec{SecretRef: shared.SecretKeyRef{Name: "placement-service-user"}},
-		},
-	}
+	return fixture.Bare(ns, name)
 }
 
 func withDeployment(p *placementv1.Placement) *shared.DeploymentSpec {

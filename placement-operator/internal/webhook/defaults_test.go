@@ -2,13 +2,13 @@ package webhook
 
 import (
 	"context"
+	"github.com/c5c3/openstack-operators/placement-operator/internal/fixture"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
@@ -16,21 +16,7 @@ import (
 
 // bare is a Placement with only the required fields, as a user writes it.
 func bare() *placementv1.Placement {
-	return &placementv1.Placement{
-		ObjectMeta: metav1.ObjectMeta{Name: "placement", Namespace: "openstack"},
-		Spec: placementv1.PlacementSpec{
-			OpenStackRelease: "2025.2",
-			Image:            shared.ImageSpec{Repository: "registry.example.org/openstack/placement", Tag: "2025.2"},
-			Database: shared.DatabaseSpec{
-				ClusterRef: &shared.LocalObjectRef{Name: "mariadb"},
-				Database:   "placement",
-				SecretRef:  shared.SecretKeyRef{Name: "placement-db"},
-			},
-			Cache:            shared.CacheSpec{ClusterRef: &shared.LocalObjectRef{Name: "memcached"}},
-			KeystoneEndpoint: "http://keystone-api.openstack.svc:5000/v3",
-			ServiceUser:      shared.ServiceUserSpec{SecretRef: shared.SecretKeyRef{Name: "placement-service-user"}},
-		},
-	}
+	return fixture.Bare("openstack", "placement")
 }
 
 func quantities(cpu, mem string) corev1.ResourceList {
