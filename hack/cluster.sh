@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 
 usage() { echo "usage: hack/cluster.sh up|down|kubeconfig|status [NAME]" >&2; exit 2; }
-[ $# -ge 1 ] && [ $# -le 2 ] || usage
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then usage; fi
 cmd=$1
 name=${2:-c5c3-dev}
 case $name in
@@ -31,16 +31,30 @@ log() { echo "hack/cluster.sh: $*" >&2; }
 
 tool() { "$here/tools.sh" --path "$1"; }
 
-kwokctl() { "$(tool kwokctl)" --name "$name" "$@"; }
+# kwokctl logs JSON lines; they go to a file and are shown only on failure.
+kwokctl_log="$KWOK_WORKDIR/kwokctl-$name.log"
+kwokctl() {
+  mkdir -p "$KWOK_WORKDIR"
+  if ! "$(tool kwokctl)" --config "$here/kwokctl.yaml" --name "$name" "$@" >>"$kwokctl_log" 2>&1; then
+    log "kwokctl $* failed; last lines of $kwokctl_log:"
+    tail -n 15 "$kwokctl_log" >&2
+    return 1
+  fi
+}
+
+# alive: the pid runs and is not a zombie awaiting its reaper.
+alive() {
+  case $(ps -o stat= -p "$1" 2>/dev/null) in
+    ''|Z*) return 1 ;;
+  esac
+}
 
 # running reports whether every component process recorded by kwokctl is alive.
 running() {
-  local pid f any=
-  [ -d "$dir/pids" ] || return 1
+  local f any=
   for f in "$dir"/pids/*.pid; do
     [ -e "$f" ] || return 1
-    pid=$(cat "$f")
-    kill -0 "$pid" 2>/dev/null || return 1
+    alive "$(cat "$f")" || return 1
     any=1
   done
   [ -n "$any" ]
@@ -52,8 +66,8 @@ api_ready() {
 }
 
 wait_api() {
-  local i
-  for i in $(seq 1 60); do
+  local _
+  for _ in $(seq 1 60); do
     api_ready && return 0
     sleep 2
   done
@@ -69,8 +83,8 @@ wait_nodes() {
 # default_sa waits for the default ServiceAccount: the ServiceAccount admission
 # refuses Pods in a namespace until kube-controller-manager created it.
 default_sa() {
-  local i
-  for i in $(seq 1 60); do
+  local _
+  for _ in $(seq 1 60); do
     "$(tool kubectl)" --kubeconfig "$kubeconfig" get serviceaccount default -n default >/dev/null 2>&1 && return 0
     sleep 1
   done
@@ -89,8 +103,8 @@ up() {
     # A stopped or half-running cluster (reboot, killed process): start what
     # is down; etcd keeps the previous objects.
     log "starting existing cluster $name"
-    kwokctl stop cluster >/dev/null 2>&1 || true
-    kwokctl start cluster --timeout 3m >&2
+    kwokctl stop cluster || true
+    kwokctl start cluster --timeout 3m
   else
     log "creating cluster $name in $dir"
     # --kubeconfig "" keeps the user's ~/.kube/config untouched; the cluster's
@@ -100,18 +114,30 @@ up() {
       --kube-apiserver-binary "$(tool kube-apiserver)" \
       --kube-controller-manager-binary "$(tool kube-controller-manager)" \
       --kube-scheduler-binary "$(tool kube-scheduler)" \
-      --kwok-controller-binary "$(tool kwok)" >&2
+      --kwok-controller-binary "$(tool kwok)"
   fi
   wait_api
   local nodes
   nodes=$("$(tool kubectl)" --kubeconfig "$kubeconfig" get nodes --no-headers 2>/dev/null | wc -l)
   if [ "$nodes" -lt "${NODES:-2}" ]; then
-    kwokctl scale node --replicas "${NODES:-2}" >&2
+    # Pod IPs come from each node's podCIDR: keep them on loopback so nothing
+    # the API server proxies to (services/proxy) leaves this machine.
+    kwokctl scale node --replicas "${NODES:-2}" --param '.podCIDR="127.64.0.0/24"'
   fi
   wait_nodes
   default_sa
   log "cluster $name is up ($("$(tool kubectl)" --kubeconfig "$kubeconfig" get nodes --no-headers | wc -l) fake nodes)"
   echo "$kubeconfig"
+}
+
+# gone waits up to 10s for a pid to exit.
+gone() {
+  local _
+  for _ in $(seq 1 20); do
+    alive "$1" || return 0
+    sleep 0.5
+  done
+  return 1
 }
 
 down() {
@@ -124,16 +150,16 @@ down() {
   # pids, never by process name.
   local f pid pids=()
   for f in "$dir"/pids/*.pid; do
-    [ -e "$f" ] && pids+=("$(cat "$f")")
+    if [ -e "$f" ]; then pids+=("$(cat "$f")"); fi
   done
-  kwokctl delete cluster >&2 || log "kwokctl delete cluster failed; stopping the recorded pids"
+  kwokctl delete cluster || log "kwokctl delete cluster failed; stopping the recorded pids"
   for pid in "${pids[@]}"; do
-    if kill -0 "$pid" 2>/dev/null; then
-      log "stopping leftover pid $pid"
-      kill "$pid" 2>/dev/null || true
-    fi
+    gone "$pid" && continue
+    log "stopping leftover pid $pid"
+    kill "$pid" 2>/dev/null || true
+    gone "$pid" || kill -9 "$pid" 2>/dev/null || true
   done
-  rm -rf "$dir"
+  rm -rf "$dir" "$kwokctl_log"
   log "cluster $name deleted"
 }
 
@@ -145,6 +171,12 @@ case $cmd in
     echo "$kubeconfig" ;;
   status)
     [ -d "$dir" ] || { log "cluster $name does not exist"; exit 1; }
-    kwokctl get components ;;
+    for f in "$dir"/pids/*.pid; do
+      [ -e "$f" ] || continue
+      pid=$(cat "$f")
+      state=stopped
+      alive "$pid" && state="running (pid $pid)"
+      printf '%-24s %s\n' "$(basename "$f" .pid)" "$state"
+    done ;;
   *) usage ;;
 esac

@@ -25,18 +25,25 @@ kubectl=
 log() { echo "hack/run.sh: $*" >&2; }
 kc() { "$kubectl" --kubeconfig "$kubeconfig" "$@"; }
 
+# alive: the pid runs and is not a zombie awaiting its reaper.
+alive() {
+  case $(ps -o stat= -p "$1" 2>/dev/null) in
+    ''|Z*) return 1 ;;
+  esac
+}
+
 # stop_process ends one process this script started, by its recorded pid.
 stop_process() {
-  local name=$1 pidfile="$state/$1.pid" pid i
+  local name=$1 pidfile="$state/$1.pid" pid _
   [ -f "$pidfile" ] || return 0
   pid=$(cat "$pidfile")
-  if kill -0 "$pid" 2>/dev/null; then
+  if alive "$pid"; then
     kill "$pid" 2>/dev/null || true
-    for i in $(seq 1 20); do
-      kill -0 "$pid" 2>/dev/null || break
+    for _ in $(seq 1 20); do
+      alive "$pid" || break
       sleep 0.5
     done
-    if kill -0 "$pid" 2>/dev/null; then
+    if alive "$pid"; then
       log "$name (pid $pid) ignored SIGTERM; killing it"
       kill -9 "$pid" 2>/dev/null || true
     fi
@@ -108,8 +115,11 @@ start() {
   secret placement-db username=placement "password=$(password)"
   secret placement-keystone "password=$(password)"
 
+  # Loopback only, like the control plane (hack/kwokctl.yaml). The health
+  # probe goes through the API server's services proxy: the operator runs
+  # outside the cluster network.
   start_process placement-operator --kubeconfig "$kubeconfig" --enable-webhooks=false \
-    --metrics-bind-address=:18080 --health-probe-bind-address=:18081 --probe-via-apiserver
+    --metrics-bind-address=127.0.0.1:18080 --health-probe-bind-address=127.0.0.1:18081 --probe-via-apiserver
   log "applying $sample"
   kc apply --server-side -f "$sample" >/dev/null
   watch_placement "${WAIT:-120}"
@@ -131,11 +141,11 @@ password() { od -An -N18 -tx1 /dev/urandom | tr -d ' \n'; }
 # watch_placement prints the condition table whenever it changes, until the
 # conditions settle or the timeout passes.
 watch_placement() {
-  local deadline=$((SECONDS + $1)) last= now p
+  local deadline=$((SECONDS + $1)) last='' now p
   log "watching Placement $ns/placement (up to $1s)"
   while :; do
     for p in "${processes[@]}"; do
-      if ! kill -0 "$(cat "$state/$p.pid")" 2>/dev/null; then
+      if ! alive "$(cat "$state/$p.pid")"; then
         log "$p exited; last lines of $state/$p.log:"
         tail -n 20 "$state/$p.log" >&2
         return 1
@@ -175,7 +185,7 @@ summary() {
   echo "          $state/standins.log"
   echo "          $root/.cache/kwok/clusters/$cluster/logs/ (control plane)"
   echo "kubectl:  $kubectl --kubeconfig $kubeconfig get placement -A"
-  echo "Metrics:  http://localhost:18080/metrics"
+  echo "Metrics:  http://127.0.0.1:18080/metrics"
   echo "Stop:     make stop   (hack/run.sh stop)"
   [ "${SETTLED:-0}" = 1 ]
 }

@@ -9,8 +9,8 @@ import (
 // NewMariaDB plays mariadb-operator for MariaDB clusters: Ready=True with the
 // reason and message mariadb-operator sets once the StatefulSet is ready. No
 // StatefulSet is created; nothing listens on the MariaDB Service.
-func NewMariaDB(c client.Client) *readyMarker[*mariadbv1alpha1.MariaDB] {
-	return &readyMarker[*mariadbv1alpha1.MariaDB]{
+func NewMariaDB(c client.Client) *ReadyMarker[*mariadbv1alpha1.MariaDB] {
+	return &ReadyMarker[*mariadbv1alpha1.MariaDB]{
 		Client:     c,
 		Kind:       "MariaDB",
 		New:        func() *mariadbv1alpha1.MariaDB { return &mariadbv1alpha1.MariaDB{} },

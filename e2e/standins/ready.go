@@ -14,10 +14,10 @@ import (
 // ConditionReady is the condition type ESO and mariadb-operator report.
 const ConditionReady = "Ready"
 
-// readyMarker marks every object of one typed kind Ready, as the real
+// ReadyMarker marks every object of one typed kind Ready, as the real
 // controller would once its work succeeded. Objects already Ready are left
 // alone, so a pass over settled objects writes nothing.
-type readyMarker[T client.Object] struct {
+type ReadyMarker[T client.Object] struct {
 	Client client.Client
 	// Kind names the kind in logs and the controller name.
 	Kind string
@@ -30,7 +30,7 @@ type readyMarker[T client.Object] struct {
 }
 
 // Reconcile flips the Ready condition to True unless it already is.
-func (r *readyMarker[T]) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+func (r *ReadyMarker[T]) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	obj := r.New()
 	if err := r.Client.Get(ctx, req.NamespacedName, obj); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
@@ -51,11 +51,12 @@ func (r *readyMarker[T]) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.
 	if err := r.Client.Status().Patch(ctx, obj, client.MergeFrom(base)); err != nil {
 		return ctrl.Result{}, fmt.Errorf("marking %s %s Ready: %w", r.Kind, req.NamespacedName, err)
 	}
-	log.FromContext(ctx).Info("marked Ready", "kind", r.Kind, "object", req.NamespacedName)
+	// The controller-runtime logger already names the kind and the object.
+	log.FromContext(ctx).Info("marked Ready")
 	return ctrl.Result{}, nil
 }
 
 // SetupWithManager watches the kind.
-func (r *readyMarker[T]) SetupWithManager(mgr ctrl.Manager) error {
+func (r *ReadyMarker[T]) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).For(r.New()).Named(controllerName(r.Kind)).Complete(r)
 }

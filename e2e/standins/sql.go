@@ -11,8 +11,8 @@ import (
 const sqlMessage = "Created"
 
 // NewDatabase plays mariadb-operator for Database objects.
-func NewDatabase(c client.Client) *readyMarker[*mariadbv1alpha1.Database] {
-	return &readyMarker[*mariadbv1alpha1.Database]{
+func NewDatabase(c client.Client) *ReadyMarker[*mariadbv1alpha1.Database] {
+	return &ReadyMarker[*mariadbv1alpha1.Database]{
 		Client:     c,
 		Kind:       "Database",
 		New:        func() *mariadbv1alpha1.Database { return &mariadbv1alpha1.Database{} },
@@ -23,8 +23,8 @@ func NewDatabase(c client.Client) *readyMarker[*mariadbv1alpha1.Database] {
 }
 
 // NewUser plays mariadb-operator for User objects.
-func NewUser(c client.Client) *readyMarker[*mariadbv1alpha1.User] {
-	return &readyMarker[*mariadbv1alpha1.User]{
+func NewUser(c client.Client) *ReadyMarker[*mariadbv1alpha1.User] {
+	return &ReadyMarker[*mariadbv1alpha1.User]{
 		Client:     c,
 		Kind:       "User",
 		New:        func() *mariadbv1alpha1.User { return &mariadbv1alpha1.User{} },
@@ -35,8 +35,8 @@ func NewUser(c client.Client) *readyMarker[*mariadbv1alpha1.User] {
 }
 
 // NewGrant plays mariadb-operator for Grant objects.
-func NewGrant(c client.Client) *readyMarker[*mariadbv1alpha1.Grant] {
-	return &readyMarker[*mariadbv1alpha1.Grant]{
+func NewGrant(c client.Client) *ReadyMarker[*mariadbv1alpha1.Grant] {
+	return &ReadyMarker[*mariadbv1alpha1.Grant]{
 		Client:     c,
 		Kind:       "Grant",
 		New:        func() *mariadbv1alpha1.Grant { return &mariadbv1alpha1.Grant{} },
