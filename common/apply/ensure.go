@@ -10,6 +10,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 )
 
 // HashAnnotation records the digest of the desired object a child was last written from.
@@ -38,7 +39,9 @@ func Ensure[T client.Object](ctx context.Context, c client.Client, o Owner, desi
 	if err := o.Stamp(desired); err != nil {
 		return false, err
 	}
-	live := desired.DeepCopyObject().(T)
+	// A zero object: decoding into a copy of desired could leave desired's
+	// values in fields the server omits.
+	live := reflect.New(reflect.TypeOf(desired).Elem()).Interface().(T)
 	err = c.Get(ctx, client.ObjectKeyFromObject(desired), live)
 	if apierrors.IsNotFound(err) {
 		// AlreadyExists means the cache lags our own create, or a foreign object
@@ -61,6 +64,11 @@ func Ensure[T client.Object](ctx context.Context, c client.Client, o Owner, desi
 	}
 	desired.SetLabels(merge(live.GetLabels(), desired.GetLabels()))
 	desired.SetAnnotations(merge(live.GetAnnotations(), desired.GetAnnotations()))
+	// An Update replaces metadata.finalizers: keep those other controllers
+	// (mariadb-operator on Database/User/Grant) put on the child.
+	for _, f := range live.GetFinalizers() {
+		controllerutil.AddFinalizer(desired, f)
+	}
 	desired.SetResourceVersion(live.GetResourceVersion())
 	if keep != nil {
 		keep(live, desired)

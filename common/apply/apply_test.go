@@ -1,0 +1,508 @@
+package apply
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+
+	"github.com/c5c3/openstack-operators/common/operator"
+	"github.com/c5c3/openstack-operators/common/targetcluster"
+)
+
+const (
+	testNS    = "openstack"
+	ownerKind = "Placement"
+	ownerUID  = types.UID("owner-uid")
+)
+
+// writes counts the mutating calls that reach the fake API server.
+type writes struct{ create, update, patch, del int }
+
+func (w *writes) total() int { return w.create + w.update + w.patch + w.del }
+
+func newClient(t *testing.T, objs ...client.Object) (client.Client, *writes) {
+	t.Helper()
+	w := &writes{}
+	c := fake.NewClientBuilder().WithScheme(operator.NewScheme()).WithObjects(objs...).
+		WithInterceptorFuncs(interceptor.Funcs{
+			Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
+				w.create++
+				return c.Create(ctx, obj, opts...)
+			},
+			Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
+				w.update++
+				return c.Update(ctx, obj, opts...)
+			},
+			Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, p client.Patch, opts ...client.PatchOption) error {
+				w.patch++
+				return c.Patch(ctx, obj, p, opts...)
+			},
+			Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
+				w.del++
+				return c.Delete(ctx, obj, opts...)
+			},
+		}).Build()
+	return c, w
+}
+
+func newOwner(remote bool) Owner {
+	cr := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "placement", Namespace: testNS, UID: ownerUID}}
+	return Owner{Object: cr, Kind: ownerKind, Scheme: operator.NewScheme(), Remote: remote}
+}
+
+func service(port int32) *corev1.Service {
+	return &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: "placement-api", Namespace: testNS, Labels: map[string]string{"app": "placement"}},
+		Spec:       corev1.ServiceSpec{Ports: []corev1.ServicePort{{Name: "api", Port: port}}},
+	}
+}
+
+func keepClusterIP(live, desired *corev1.Service) { desired.Spec.ClusterIP = live.Spec.ClusterIP }
+
+func getService(t *testing.T, c client.Client) *corev1.Service {
+	t.Helper()
+	var s corev1.Service
+	if err := c.Get(context.Background(), client.ObjectKey{Namespace: testNS, Name: "placement-api"}, &s); err != nil {
+		t.Fatalf("reading the Service: %v", err)
+	}
+	return &s
+}
+
+// seedOwned creates the Service through Ensure, then lets "other actors" add
+// a clusterIP, a label, an annotation and a finalizer that desired never carries.
+func seedOwned(t *testing.T, c client.Client, o Owner) {
+	t.Helper()
+	if _, err := Ensure(context.Background(), c, o, service(8778), nil); err != nil {
+		t.Fatalf("seeding: %v", err)
+	}
+	live := getService(t, c)
+	live.Spec.ClusterIP = "10.96.0.7"
+	live.Labels["live-only"] = "kept"
+	live.Annotations["live-only"] = "kept"
+	live.Finalizers = []string{"example.org/other-controller"}
+	if err := c.Update(context.Background(), live); err != nil {
+		t.Fatalf("seeding live-only fields: %v", err)
+	}
+}
+
+func foreign(mutate func(*corev1.Service)) func(*testing.T, client.Client, Owner) {
+	return func(t *testing.T, c client.Client, _ Owner) {
+		t.Helper()
+		s := service(8778)
+		mutate(s)
+		if err := c.Create(context.Background(), s); err != nil {
+			t.Fatalf("seeding foreign Service: %v", err)
+		}
+	}
+}
+
+func TestEnsure_FakeClient(t *testing.T) {
+	otherController := metav1.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "other", UID: "other-uid", Controller: boolPtr(true)}
+	tests := []struct {
+		name        string
+		remote      bool
+		seed        func(*testing.T, client.Client, Owner)
+		desired     *corev1.Service
+		keep        Preserve[*corev1.Service]
+		wantWrote   bool
+		wantErrIn   string
+		wantCreates int
+		wantUpdates int
+		check       func(t *testing.T, live, desired *corev1.Service)
+	}{
+		{
+			name: "creates when missing", desired: service(8778), wantWrote: true, wantCreates: 1,
+			check: func(t *testing.T, live, _ *corev1.Service) {
+				ref := metav1.GetControllerOf(live)
+				if ref == nil || ref.UID != ownerUID || ref.Kind != "ConfigMap" || ref.Name != "placement" {
+					t.Errorf("controller reference = %+v, want the owner", ref)
+				}
+				if live.Annotations[HashAnnotation] == "" {
+					t.Error("hash annotation missing on the created object")
+				}
+			},
+		},
+		{
+			name: "identical desired writes nothing and returns the live object", seed: seedOwned, desired: service(8778),
+			check: func(t *testing.T, live, desired *corev1.Service) {
+				if desired.Spec.ClusterIP != "10.96.0.7" || desired.Labels["live-only"] != "kept" {
+					t.Errorf("desired not filled from live: clusterIP %q, labels %v", desired.Spec.ClusterIP, desired.Labels)
+				}
+				if desired.ResourceVersion != live.ResourceVersion {
+					t.Errorf("desired resourceVersion %q, live %q", desired.ResourceVersion, live.ResourceVersion)
+				}
+			},
+		},
+		{
+			name: "changed desired updates once, keeping live-only metadata and preserved fields", seed: seedOwned,
+			desired: service(9999), keep: keepClusterIP, wantWrote: true, wantUpdates: 1,
+			check: func(t *testing.T, live, _ *corev1.Service) {
+				if live.Spec.Ports[0].Port != 9999 {
+					t.Errorf("port = %d, want 9999", live.Spec.Ports[0].Port)
+				}
+				if live.Spec.ClusterIP != "10.96.0.7" {
+					t.Errorf("clusterIP = %q, want it preserved", live.Spec.ClusterIP)
+				}
+				if live.Labels["live-only"] != "kept" || live.Annotations["live-only"] != "kept" || live.Labels["app"] != "placement" {
+					t.Errorf("labels %v / annotations %v, want live-only entries merged", live.Labels, live.Annotations)
+				}
+				if !slices.Contains(live.Finalizers, "example.org/other-controller") {
+					t.Errorf("finalizers = %v, another controller's finalizer was stripped", live.Finalizers)
+				}
+				want, _ := Digest(service(9999))
+				if live.Annotations[HashAnnotation] != want {
+					t.Errorf("hash annotation = %q, want the digest of the new desired object", live.Annotations[HashAnnotation])
+				}
+			},
+		},
+		{
+			name: "changed desired without a Preserve hook drops the live-only spec field", seed: seedOwned,
+			desired: service(9999), wantWrote: true, wantUpdates: 1,
+			check: func(t *testing.T, live, _ *corev1.Service) {
+				if live.Spec.ClusterIP != "" {
+					t.Errorf("clusterIP = %q, want it replaced by desired's empty value", live.Spec.ClusterIP)
+				}
+			},
+		},
+		{
+			name: "object without an owner reference is refused", seed: foreign(func(*corev1.Service) {}),
+			desired: service(8778), wantErrIn: "refusing to adopt",
+		},
+		{
+			name:    "object controlled by another owner is refused",
+			seed:    foreign(func(s *corev1.Service) { s.OwnerReferences = []metav1.OwnerReference{otherController} }),
+			desired: service(8778), wantErrIn: "refusing to adopt",
+		},
+		{
+			name: "remote owner creates with ownership labels and no owner reference", remote: true,
+			desired: service(8778), wantWrote: true, wantCreates: 1,
+			check: func(t *testing.T, live, _ *corev1.Service) {
+				if len(live.OwnerReferences) != 0 {
+					t.Errorf("owner references = %v, want none on a remote child", live.OwnerReferences)
+				}
+				for k, v := range targetcluster.OwnerLabels(ownerKind, "placement", testNS) {
+					if live.Labels[k] != v {
+						t.Errorf("label %s = %q, want %q", k, live.Labels[k], v)
+					}
+				}
+			},
+		},
+		{
+			name: "remote owner refuses an object labelled for another owner", remote: true,
+			seed: foreign(func(s *corev1.Service) {
+				s.Labels = targetcluster.OwnerLabels(ownerKind, "other", testNS)
+			}),
+			desired: service(8778), wantErrIn: "refusing to adopt",
+		},
+		{
+			name: "remote owner updates an object carrying its labels", remote: true, seed: seedOwned,
+			desired: service(9999), wantWrote: true, wantUpdates: 1,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			o := newOwner(tt.remote)
+			c, w := newClient(t)
+			if tt.seed != nil {
+				tt.seed(t, c, o)
+			}
+			before := *w
+			wrote, err := Ensure(ctx, c, o, tt.desired, tt.keep)
+			if tt.wantErrIn != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErrIn) {
+					t.Fatalf("error = %v, want one containing %q", err, tt.wantErrIn)
+				}
+				if w.total() != before.total() {
+					t.Errorf("%d writes on a refused object", w.total()-before.total())
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Ensure: %v", err)
+			}
+			if wrote != tt.wantWrote {
+				t.Errorf("wrote = %v, want %v", wrote, tt.wantWrote)
+			}
+			if n := w.create - before.create; n != tt.wantCreates {
+				t.Errorf("creates = %d, want %d", n, tt.wantCreates)
+			}
+			if n := w.update - before.update; n != tt.wantUpdates {
+				t.Errorf("updates = %d, want %d", n, tt.wantUpdates)
+			}
+			if n := w.patch + w.del - before.patch - before.del; n != 0 {
+				t.Errorf("patches+deletes = %d, want 0", n)
+			}
+			live := getService(t, c)
+			if tt.check != nil {
+				tt.check(t, live, tt.desired)
+			}
+			// A repeat with the same desired object is always a no-op.
+			again := service(live.Spec.Ports[0].Port)
+			mid := *w
+			wrote, err = Ensure(ctx, c, o, again, tt.keep)
+			if err != nil || wrote || w.total() != mid.total() {
+				t.Errorf("repeat: wrote=%v err=%v writes=%d, want a no-op", wrote, err, w.total()-mid.total())
+			}
+		})
+	}
+}
+
+func TestEnsureErrors_FakeClient(t *testing.T) {
+	boom := errors.New("boom")
+	tests := []struct {
+		name      string
+		funcs     interceptor.Funcs
+		wantErrIn string
+	}{
+		{
+			name: "read failure",
+			funcs: interceptor.Funcs{Get: func(context.Context, client.WithWatch, client.ObjectKey, client.Object, ...client.GetOption) error {
+				return boom
+			}},
+			wantErrIn: "reading *v1.Service placement-api",
+		},
+		{
+			name: "create failure",
+			funcs: interceptor.Funcs{Create: func(context.Context, client.WithWatch, client.Object, ...client.CreateOption) error {
+				return apierrors.NewAlreadyExists(corev1.Resource("services"), "placement-api")
+			}},
+			wantErrIn: "creating *v1.Service placement-api",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := fake.NewClientBuilder().WithScheme(operator.NewScheme()).WithInterceptorFuncs(tt.funcs).Build()
+			wrote, err := Ensure(context.Background(), c, newOwner(false), service(8778), nil)
+			if err == nil || !strings.Contains(err.Error(), tt.wantErrIn) || wrote {
+				t.Fatalf("wrote=%v error=%v, want an error containing %q", wrote, err, tt.wantErrIn)
+			}
+		})
+	}
+}
+
+func TestDigest(t *testing.T) {
+	base, err := Digest(service(8778))
+	if err != nil {
+		t.Fatalf("Digest: %v", err)
+	}
+	reordered := service(8778)
+	reordered.Labels = map[string]string{}
+	for _, k := range []string{"z", "app", "a"} {
+		reordered.Labels[k] = "v"
+	}
+	inOrder := service(8778)
+	inOrder.Labels = map[string]string{"a": "v", "app": "v", "z": "v"}
+	tests := []struct {
+		name     string
+		a, b     any
+		wantSame bool
+	}{
+		{name: "equal objects built twice", a: service(8778), b: service(8778), wantSame: true},
+		{name: "map insertion order does not matter", a: reordered, b: inOrder, wantSame: true},
+		{name: "a changed field changes the digest", a: service(8778), b: service(8779)},
+		{name: "a changed label changes the digest", a: service(8778), b: inOrder},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, errA := Digest(tt.a)
+			b, errB := Digest(tt.b)
+			if errA != nil || errB != nil {
+				t.Fatalf("Digest errors: %v, %v", errA, errB)
+			}
+			if len(a) != 64 {
+				t.Errorf("digest %q is not a hex SHA-256", a)
+			}
+			if (a == b) != tt.wantSame {
+				t.Errorf("digests %s and %s: same=%v, want %v", a, b, a == b, tt.wantSame)
+			}
+		})
+	}
+	if again, _ := Digest(service(8778)); again != base {
+		t.Errorf("digest not stable: %s then %s", base, again)
+	}
+	if _, err := Digest(func() {}); err == nil {
+		t.Error("Digest of an unencodable value returned no error")
+	}
+}
+
+func TestOwns(t *testing.T) {
+	ctrlRef := func(uid types.UID, controller bool) []metav1.OwnerReference {
+		return []metav1.OwnerReference{{APIVersion: "v1", Kind: "ConfigMap", Name: "placement", UID: uid, Controller: boolPtr(controller)}}
+	}
+	tests := []struct {
+		name   string
+		child  metav1.ObjectMeta
+		wantOK bool
+	}{
+		{name: "controller reference with the owner's UID", child: metav1.ObjectMeta{OwnerReferences: ctrlRef(ownerUID, true)}, wantOK: true},
+		{name: "controller reference with another UID", child: metav1.ObjectMeta{OwnerReferences: ctrlRef("other", true)}},
+		{name: "non-controller reference is not ownership", child: metav1.ObjectMeta{OwnerReferences: ctrlRef(ownerUID, false)}},
+		{name: "all three ownership labels", child: metav1.ObjectMeta{Labels: targetcluster.OwnerLabels(ownerKind, "placement", testNS)}, wantOK: true},
+		{name: "labels of another kind", child: metav1.ObjectMeta{Labels: targetcluster.OwnerLabels("Glance", "placement", testNS)}},
+		{name: "labels of another namespace", child: metav1.ObjectMeta{Labels: targetcluster.OwnerLabels(ownerKind, "placement", "other")}},
+		{name: "name label missing", child: metav1.ObjectMeta{Labels: map[string]string{
+			targetcluster.LabelOwnerKind: ownerKind, targetcluster.LabelOwnerNamespace: testNS,
+		}}},
+		{name: "nothing", child: metav1.ObjectMeta{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, remote := range []bool{false, true} {
+				if got := newOwner(remote).Owns(&tt.child); got != tt.wantOK {
+					t.Errorf("remote=%v: Owns = %v, want %v", remote, got, tt.wantOK)
+				}
+			}
+		})
+	}
+}
+
+func TestAbsent_FakeClient(t *testing.T) {
+	owned := service(8778)
+	owned.OwnerReferences = []metav1.OwnerReference{{APIVersion: "v1", Kind: "ConfigMap", Name: "placement", UID: ownerUID, Controller: boolPtr(true)}}
+	labelled := service(8778)
+	labelled.Labels = targetcluster.OwnerLabels(ownerKind, "placement", testNS)
+	deleting := owned.DeepCopy()
+	deleting.DeletionTimestamp = &metav1.Time{Time: metav1.Now().Time}
+	deleting.Finalizers = []string{"example.org/hold"}
+	tests := []struct {
+		name        string
+		live        client.Object
+		remote      bool
+		wantDeletes int
+		wantGone    bool
+	}{
+		{name: "owned object is deleted", live: owned, wantDeletes: 1, wantGone: true},
+		{name: "remote object owned by labels is deleted", live: labelled, remote: true, wantDeletes: 1, wantGone: true},
+		{name: "missing object is fine", wantGone: true},
+		{name: "foreign object is left alone", live: service(8778)},
+		{name: "object already deleting gets no second delete", live: deleting},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var objs []client.Object
+			if tt.live != nil {
+				objs = append(objs, tt.live.DeepCopyObject().(client.Object))
+			}
+			c, w := newClient(t, objs...)
+			if err := Absent(context.Background(), c, newOwner(tt.remote), service(8778)); err != nil {
+				t.Fatalf("Absent: %v", err)
+			}
+			if w.del != tt.wantDeletes || w.total() != w.del {
+				t.Errorf("deletes = %d (writes %d), want %d", w.del, w.total(), tt.wantDeletes)
+			}
+			err := c.Get(context.Background(), client.ObjectKeyFromObject(service(0)), &corev1.Service{})
+			if gone := apierrors.IsNotFound(err); gone != tt.wantGone {
+				t.Errorf("gone = %v (err %v), want %v", gone, err, tt.wantGone)
+			}
+		})
+	}
+}
+
+func TestAbsentErrors_FakeClient(t *testing.T) {
+	owned := service(8778)
+	owned.OwnerReferences = []metav1.OwnerReference{{APIVersion: "v1", Kind: "ConfigMap", Name: "placement", UID: ownerUID, Controller: boolPtr(true)}}
+	tests := []struct {
+		name      string
+		funcs     interceptor.Funcs
+		wantErrIn string
+	}{
+		{
+			name: "read failure is returned",
+			funcs: interceptor.Funcs{Get: func(context.Context, client.WithWatch, client.ObjectKey, client.Object, ...client.GetOption) error {
+				return errors.New("boom")
+			}},
+			wantErrIn: "reading",
+		},
+		{
+			name: "delete failure is returned",
+			funcs: interceptor.Funcs{Delete: func(context.Context, client.WithWatch, client.Object, ...client.DeleteOption) error {
+				return errors.New("boom")
+			}},
+			wantErrIn: "deleting",
+		},
+		{
+			name: "NotFound on delete is ignored",
+			funcs: interceptor.Funcs{Delete: func(context.Context, client.WithWatch, client.Object, ...client.DeleteOption) error {
+				return apierrors.NewNotFound(corev1.Resource("services"), "placement-api")
+			}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := fake.NewClientBuilder().WithScheme(operator.NewScheme()).WithObjects(owned.DeepCopy()).WithInterceptorFuncs(tt.funcs).Build()
+			err := Absent(context.Background(), c, newOwner(false), service(8778))
+			if tt.wantErrIn == "" {
+				if err != nil {
+					t.Fatalf("Absent: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErrIn) {
+				t.Fatalf("error = %v, want one containing %q", err, tt.wantErrIn)
+			}
+		})
+	}
+}
+
+func TestToggle_FakeClient(t *testing.T) {
+	owned := service(8778)
+	owned.OwnerReferences = []metav1.OwnerReference{{APIVersion: "v1", Kind: "ConfigMap", Name: "placement", UID: ownerUID, Controller: boolPtr(true)}}
+	build := func() (*corev1.Service, error) { return service(8778), nil }
+	tests := []struct {
+		name        string
+		wanted      bool
+		live        client.Object
+		build       func() (*corev1.Service, error)
+		wantErrIn   string
+		wantCreates int
+		wantDeletes int
+		wantPresent bool
+	}{
+		{name: "wanted and missing is created", wanted: true, build: build, wantCreates: 1, wantPresent: true},
+		{name: "unwanted and owned is deleted", live: owned, build: build, wantDeletes: 1},
+		{name: "unwanted and missing writes nothing", build: build},
+		{name: "unwanted and foreign is left alone", live: service(8778), build: build, wantPresent: true},
+		{
+			name: "build error is returned without a write", wanted: true,
+			build:     func() (*corev1.Service, error) { return nil, errors.New("bad spec") },
+			wantErrIn: "bad spec",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var objs []client.Object
+			if tt.live != nil {
+				objs = append(objs, tt.live.DeepCopyObject().(client.Object))
+			}
+			c, w := newClient(t, objs...)
+			err := Toggle(context.Background(), c, newOwner(false), tt.wanted, service(0), tt.build)
+			if tt.wantErrIn != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErrIn) {
+					t.Fatalf("error = %v, want one containing %q", err, tt.wantErrIn)
+				}
+			} else if err != nil {
+				t.Fatalf("Toggle: %v", err)
+			}
+			if w.create != tt.wantCreates || w.del != tt.wantDeletes || w.update+w.patch != 0 {
+				t.Errorf("writes = %+v, want %d creates and %d deletes", *w, tt.wantCreates, tt.wantDeletes)
+			}
+			err = c.Get(context.Background(), client.ObjectKeyFromObject(service(0)), &corev1.Service{})
+			if present := err == nil; present != tt.wantPresent {
+				t.Errorf("present = %v (err %v), want %v", present, err, tt.wantPresent)
+			}
+		})
+	}
+}
+
+func boolPtr(b bool) *bool { return &b }
