@@ -19,11 +19,10 @@ import (
 // ESO kinds, read as unstructured: the ESO Go API does not build against our
 // controller-runtime, and only the Ready condition is needed.
 var (
-	ESOGroupVersion          = schema.GroupVersion{Group: "external-secrets.io", Version: "v1"}
-	ClusterSecretStoreGVK    = ESOGroupVersion.WithKind(shared.ClusterSecretStoreKind)
-	SecretStoreGVK           = ESOGroupVersion.WithKind(shared.SecretStoreKind)
-	ExternalSecretGVK        = ESOGroupVersion.WithKind("ExternalSecret")
-	ClusterSecretStoreListGV = ESOGroupVersion.WithKind(shared.ClusterSecretStoreKind + "List")
+	ESOGroupVersion       = schema.GroupVersion{Group: "external-secrets.io", Version: "v1"}
+	ClusterSecretStoreGVK = ESOGroupVersion.WithKind(shared.ClusterSecretStoreKind)
+	SecretStoreGVK        = ESOGroupVersion.WithKind(shared.SecretStoreKind)
+	ExternalSecretGVK     = ESOGroupVersion.WithKind("ExternalSecret")
 )
 
 // StoreReady reports whether the effective store exists and is Ready; the
