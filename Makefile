@@ -1,5 +1,5 @@
 # Thin wrapper: every target calls one script.
-.PHONY: test run stop generate tools lint
+.PHONY: test run stop generate tools image
 
 test: ## Build what is missing, then vet, lint and test every module.
 	hack/test.sh
@@ -15,3 +15,6 @@ generate: ## Regenerate deepcopy, CRDs, RBAC and webhook manifests.
 
 tools: ## Build the pinned toolchain into the cache.
 	hack/tools.sh
+
+image: ## Build the Placement operator image tarball without a container engine (bin/).
+	hack/image.sh placement-operator

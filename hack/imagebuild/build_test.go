@@ -1,0 +1,115 @@
+package main
+
+import (
+	"archive/tar"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	v1 "github.com/google/go-containerregistry/pkg/v1"
+	"github.com/google/go-containerregistry/pkg/v1/tarball"
+)
+
+// TestPlacementOperatorImage builds the real operator binary, assembles its
+// image and inspects it the way a runtime would read it.
+func TestPlacementOperatorImage(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "manager")
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", bin, "./cmd")
+	cmd.Dir = filepath.Join("..", "..", "placement-operator")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building the operator: %v\n%s", err, out)
+	}
+	out := filepath.Join(dir, "image.tar")
+	if err := Build(Options{Binary: bin, Path: "/manager", User: "65532:65532", Tag: "placement-operator:test", Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	img, err := tarball.ImageFromPath(out, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := img.ConfigFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.Config.Entrypoint; len(got) != 1 || got[0] != "/manager" {
+		t.Errorf("entrypoint = %v", got)
+	}
+	if cfg.Config.User != "65532:65532" {
+		t.Errorf("user = %q, want non-root 65532:65532", cfg.Config.User)
+	}
+	if len(cfg.Config.Cmd) != 0 || len(cfg.Config.Shell) != 0 {
+		t.Errorf("image needs a shell: cmd %v shell %v", cfg.Config.Cmd, cfg.Config.Shell)
+	}
+	files := imageFiles(t, img)
+	if len(files) != 1 || files["manager"] == nil {
+		t.Fatalf("image files = %v, want only /manager", keys(files))
+	}
+	if m := files["manager"].Mode; m&0o111 == 0 {
+		t.Errorf("/manager mode %o is not executable", m)
+	}
+	for name := range files {
+		if strings.Contains(name, "sh") {
+			t.Errorf("image carries a shell-like file %s", name)
+		}
+	}
+}
+
+func TestRefusesDynamicBinaryAndRoot(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "image.tar")
+	sh, err := exec.LookPath("sh") // any distribution binary is dynamically linked
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = Build(Options{Binary: sh, Path: "/manager", User: "65532:65532", Tag: "x:y", Out: out})
+	if err == nil || !strings.Contains(err.Error(), "dynamically linked") {
+		t.Errorf("dynamic binary: err = %v", err)
+	}
+	err = Build(Options{Binary: sh, Path: "/manager", User: "0:0", Tag: "x:y", Out: out})
+	if err == nil || !strings.Contains(err.Error(), "non-root") {
+		t.Errorf("root user: err = %v", err)
+	}
+}
+
+// imageFiles lists every file of every layer.
+func imageFiles(t *testing.T, img v1.Image) map[string]*tar.Header {
+	t.Helper()
+	layers, err := img.Layers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]*tar.Header{}
+	for _, l := range layers {
+		rc, err := l.Uncompressed()
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := tar.NewReader(rc)
+		for {
+			h, err := tr.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[h.Name] = h
+		}
+		_ = rc.Close()
+	}
+	return files
+}
+
+func keys(m map[string]*tar.Header) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
