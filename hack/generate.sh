@@ -12,3 +12,9 @@ for op in placement-operator; do
   "$cg" crd rbac:roleName="$op" webhook paths=./... \
     output:crd:artifacts:config=config/crd output:rbac:artifacts:config=config/rbac output:webhook:artifacts:config=config/webhook
 done
+
+# The chart ships the generated CRD and the generated ClusterRole rules verbatim.
+chart="$root/charts/placement-operator"
+mkdir -p "$chart/crds" "$chart/files"
+cp "$root/placement-operator/config/crd/"*.yaml "$chart/crds/"
+cp "$root/placement-operator/config/rbac/role.yaml" "$chart/files/clusterrole.yaml"
