@@ -7,7 +7,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 export GOFLAGS=${GOFLAGS:--buildvcs=false}
 
-hack/tools.sh etcd kube-apiserver controller-gen golangci-lint
+hack/tools.sh etcd kube-apiserver controller-gen golangci-lint helm
 KUBEBUILDER_ASSETS=$(hack/tools.sh --envtest-assets)
 export KUBEBUILDER_ASSETS
 lint=$(hack/tools.sh --path golangci-lint)
