@@ -22,15 +22,13 @@ import (
 func (r *PlacementReconciler) reconcileDeployment(ctx context.Context, s *scope) (pipeline.Outcome, error) {
 	p := s.placement
 	desired := render.Deployment(p, s.configMap, render.Digests{Authtoken: s.authtokenHash, DBConnection: s.dbConnectionHash})
+	// Ensure leaves the Deployment as the cluster has it in desired, status included.
 	if _, err := apply.Ensure(ctx, s.target.Client, s.owner, desired, keepReplicas(p.Spec.Autoscaling != nil)); err != nil {
 		return pipeline.Continue(), err
 	}
-	var live appsv1.Deployment
-	if err := s.target.Client.Get(ctx, client.ObjectKeyFromObject(desired), &live); client.IgnoreNotFound(err) != nil {
-		return pipeline.Continue(), fmt.Errorf("reading Deployment %s: %w", desired.Name, err)
-	}
+	live := desired
 	id := render.Identity(p)
-	narrowed, err := serviceNarrowed(ctx, s, id, &live)
+	narrowed, err := serviceNarrowed(ctx, s, id, live)
 	if err != nil {
 		return pipeline.Continue(), err
 	}
@@ -40,7 +38,7 @@ func (r *PlacementReconciler) reconcileDeployment(ctx context.Context, s *scope)
 	if _, err := apply.Ensure(ctx, s.target.Client, s.owner, workload.PodDisruptionBudget(id, p.Spec.Deployment.EffectiveReplicas()), nil); err != nil {
 		return pipeline.Continue(), err
 	}
-	if ok, msg := deploymentReady(&live, desired); !ok {
+	if ok, msg := deploymentReady(live); !ok {
 		conditions.False(s.Conditions(), s.gen(), placementv1.ConditionDeploymentReady, conditions.ReasonWaitingForDeployment, msg)
 		return pipeline.RequeueAfter(requeueDeployment), nil
 	}
@@ -92,7 +90,7 @@ func rolledOut(d *appsv1.Deployment) bool {
 }
 
 // deploymentReady: generation observed, readyReplicas ≥ desired and Available.
-func deploymentReady(live, desired *appsv1.Deployment) (bool, string) {
+func deploymentReady(live *appsv1.Deployment) (bool, string) {
 	if live.Generation == 0 {
 		return false, "Deployment not observed yet"
 	}
@@ -101,17 +99,17 @@ func deploymentReady(live, desired *appsv1.Deployment) (bool, string) {
 		want = *live.Spec.Replicas
 	}
 	if live.Status.ObservedGeneration < live.Generation {
-		return false, fmt.Sprintf("Deployment %s generation %d not observed yet", desired.Name, live.Generation)
+		return false, fmt.Sprintf("Deployment %s generation %d not observed yet", live.Name, live.Generation)
 	}
 	if live.Status.ReadyReplicas < want {
-		return false, fmt.Sprintf("Deployment %s has %d/%d ready replicas", desired.Name, live.Status.ReadyReplicas, want)
+		return false, fmt.Sprintf("Deployment %s has %d/%d ready replicas", live.Name, live.Status.ReadyReplicas, want)
 	}
 	for _, c := range live.Status.Conditions {
 		if c.Type == appsv1.DeploymentAvailable && c.Status == corev1.ConditionTrue {
 			return true, ""
 		}
 	}
-	return false, fmt.Sprintf("Deployment %s is not Available", desired.Name)
+	return false, fmt.Sprintf("Deployment %s is not Available", live.Name)
 }
 
 // endpoint is the gateway URL when exposed, else the in-cluster Service URL.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/c5c3/openstack-operators/common/apply"
@@ -44,10 +43,7 @@ func (r *PlacementReconciler) reconcileHTTPRoute(ctx context.Context, s *scope) 
 	if _, err := apply.Ensure(ctx, s.target.Client, s.owner, desired, nil); err != nil {
 		return pipeline.Continue(), err
 	}
-	if err := s.target.Client.Get(ctx, client.ObjectKeyFromObject(desired), route); err != nil {
-		return pipeline.Continue(), fmt.Errorf("reading HTTPRoute %s: %w", p.Name, err)
-	}
-	if !workload.HTTPRouteAccepted(route) {
+	if !workload.HTTPRouteAccepted(desired) {
 		conditions.False(s.Conditions(), s.gen(), placementv1.ConditionHTTPRouteReady, conditions.ReasonHTTPRouteNotAccepted,
 			fmt.Sprintf("HTTPRoute %s is not Accepted by Gateway %s", p.Name, p.Spec.Gateway.ParentRef.Name))
 		return pipeline.RequeueAfter(requeueDeployment), nil
