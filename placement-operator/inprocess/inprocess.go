@@ -1,0 +1,39 @@
+// Package inprocess lets a program outside this module (the benchmark
+// harness in e2e/bench) build the Placement operator's real manager in its
+// own process; internal/ packages cannot be imported from there.
+package inprocess
+
+import (
+	"context"
+
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
+	"github.com/c5c3/openstack-operators/placement-operator/internal/manager"
+	"github.com/c5c3/openstack-operators/placement-operator/internal/webhook"
+)
+
+// Options are the operator's flags (see internal/manager).
+type Options = manager.Options
+
+// MetricsPrefix prefixes the operator's own metric names.
+const MetricsPrefix = manager.MetricsPrefix
+
+// New builds the manager exactly as the binary does. probeURL, when not nil,
+// replaces the in-cluster URL the API health probe hits, for a caller that
+// answers the probe with a stand-in.
+func New(ctx context.Context, cfg *rest.Config, o *Options, probeURL func(p *placementv1.Placement, inCluster string) string) (ctrl.Manager, error) {
+	mgr, r, err := manager.New(ctx, cfg, o)
+	if err != nil {
+		return nil, err
+	}
+	if probeURL != nil {
+		r.ProbeURL = probeURL
+	}
+	return mgr, nil
+}
+
+// Default applies the defaults the mutating webhook would, for a caller that
+// creates Placements without the webhook installed.
+func Default(p *placementv1.Placement) { webhook.Apply(p) }
