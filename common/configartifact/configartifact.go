@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
@@ -59,8 +60,9 @@ func BuildConfigMap(namespace, base string, labels, data map[string]string) *cor
 }
 
 // EnsureConfigMap creates cm unless it exists; an existing one must be ours.
-// Content addressing makes an existing owned object already correct.
-func EnsureConfigMap(ctx context.Context, c client.Client, o apply.Owner, cm *corev1.ConfigMap) error {
+// Content addressing makes an existing owned object already correct. reader
+// reads uncached: a foreign object is invisible to the label-filtered cache.
+func EnsureConfigMap(ctx context.Context, c client.Client, reader client.Reader, o apply.Owner, cm *corev1.ConfigMap) error {
 	var live corev1.ConfigMap
 	err := c.Get(ctx, client.ObjectKeyFromObject(cm), &live)
 	if err == nil {
@@ -75,7 +77,17 @@ func EnsureConfigMap(ctx context.Context, c client.Client, o apply.Owner, cm *co
 	if err := o.Stamp(cm); err != nil {
 		return err
 	}
-	if err := c.Create(ctx, cm); err != nil && !apierrors.IsAlreadyExists(err) {
+	err = c.Create(ctx, cm)
+	if apierrors.IsAlreadyExists(err) {
+		if err := reader.Get(ctx, client.ObjectKeyFromObject(cm), &live); err != nil {
+			return fmt.Errorf("reading ConfigMap %s: %w", cm.Name, err)
+		}
+		if !o.Owns(&live) || !maps.Equal(live.Data, cm.Data) {
+			return fmt.Errorf("ConfigMap %s exists and is not owned by %s %s (or differs); refusing to mount it", cm.Name, o.Kind, o.Object.GetName())
+		}
+		return nil
+	}
+	if err != nil {
 		return fmt.Errorf("creating ConfigMap %s: %w", cm.Name, err)
 	}
 	return nil

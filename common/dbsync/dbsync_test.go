@@ -117,8 +117,8 @@ func TestEnsure_FakeClient(t *testing.T) {
 	}{
 		{name: "missing is created", want: Running, wantMsgIn: "created", wantCreates: 1},
 		{
-			name: "create racing an existing Job is not an error", createErr: apierrors.NewAlreadyExists(batchv1.Resource("jobs"), jobName),
-			want: Running, wantMsgIn: "created", wantCreates: 1, wantGone: true,
+			name:      "create racing a Job the cache cannot see reads it uncached",
+			createErr: apierrors.NewAlreadyExists(batchv1.Resource("jobs"), jobName), wantErrIn: "reading Job placement-db-sync", wantCreates: 1,
 		},
 		{name: "running Job, same template", live: liveJob("h1"), want: Running, wantMsgIn: "is running", wantJob: true},
 		{name: "running Job is never replaced for a new template", live: liveJob("old"), want: Running, wantMsgIn: "is running", wantJob: true},
@@ -150,13 +150,13 @@ func TestEnsure_FakeClient(t *testing.T) {
 				}
 			}
 			c, w := newClient(t, extra, objs...)
-			st, err := Ensure(context.Background(), c, owner(), desiredJob("h1"))
+			st, err := Ensure(context.Background(), c, c, owner(), desiredJob("h1"))
 			if tt.wantErrIn != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErrIn) {
 					t.Fatalf("error = %v, want one containing %q", err, tt.wantErrIn)
 				}
-				if w.total() != 0 {
-					t.Errorf("%d writes on a foreign Job", w.total())
+				if w.total() != tt.wantCreates {
+					t.Errorf("%d writes, want %d (the refused create only)", w.total(), tt.wantCreates)
 				}
 				return
 			}
@@ -195,7 +195,7 @@ func TestEnsureReadError_FakeClient(t *testing.T) {
 			return errors.New("boom")
 		},
 	}).Build()
-	if _, err := Ensure(context.Background(), c, owner(), desiredJob("h1")); err == nil || !strings.Contains(err.Error(), "reading Job") {
+	if _, err := Ensure(context.Background(), c, c, owner(), desiredJob("h1")); err == nil || !strings.Contains(err.Error(), "reading Job") {
 		t.Fatalf("error = %v, want a read error", err)
 	}
 }

@@ -42,14 +42,26 @@ type Status struct {
 
 // Ensure drives the Job towards the desired template; desired must carry
 // PodSpecHashAnnotation.
-func Ensure(ctx context.Context, c client.Client, o apply.Owner, desired *batchv1.Job) (Status, error) {
+// reader reads uncached, to judge a Job the label-filtered cache cannot see.
+func Ensure(ctx context.Context, c client.Client, reader client.Reader, o apply.Owner, desired *batchv1.Job) (Status, error) {
 	var live batchv1.Job
 	err := c.Get(ctx, client.ObjectKeyFromObject(desired), &live)
 	if apierrors.IsNotFound(err) {
 		if err := o.Stamp(desired); err != nil {
 			return Status{}, err
 		}
-		if err := c.Create(ctx, desired); err != nil && !apierrors.IsAlreadyExists(err) {
+		err := c.Create(ctx, desired)
+		if apierrors.IsAlreadyExists(err) {
+			var other batchv1.Job
+			if err := reader.Get(ctx, client.ObjectKeyFromObject(desired), &other); err != nil {
+				return Status{}, fmt.Errorf("reading Job %s: %w", desired.Name, err)
+			}
+			if !o.Owns(&other) {
+				return Status{}, fmt.Errorf("job %s exists and is not owned by %s %s", desired.Name, o.Kind, o.Object.GetName())
+			}
+			return Status{State: Running, Message: fmt.Sprintf("Job %s is running", desired.Name), Job: &other}, nil
+		}
+		if err != nil {
 			return Status{}, fmt.Errorf("creating Job %s: %w", desired.Name, err)
 		}
 		return Status{State: Running, Message: fmt.Sprintf("Job %s created", desired.Name)}, nil

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
@@ -52,7 +53,7 @@ func Build(p Parts) string {
 // Host returns the server address: <clusterRef>.<namespace>.svc:<port> for a
 // managed database, else <host>:<port>.
 func Host(d shared.DatabaseSpec, namespace string) string {
-	port := itoa(d.EffectivePort())
+	port := strconv.Itoa(int(d.EffectivePort()))
 	if d.ClusterRef != nil {
 		return d.ClusterRef.Name + "." + namespace + ".svc:" + port
 	}
@@ -66,17 +67,4 @@ func User(d shared.DatabaseSpec, crName, secretUsername string) string {
 		return crName
 	}
 	return secretUsername
-}
-
-func itoa(n int32) string {
-	const digits = "0123456789"
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for n > 0 {
-		b = append([]byte{digits[n%10]}, b...)
-		n /= 10
-	}
-	return string(b)
 }

@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
+	"github.com/c5c3/openstack-operators/common/apply"
 	"github.com/c5c3/openstack-operators/common/conditions"
 	"github.com/c5c3/openstack-operators/common/mariadb"
 	"github.com/c5c3/openstack-operators/common/reconcile"
@@ -80,7 +81,8 @@ func (f *Flow) Run(ctx context.Context, obj reconcile.Object, remote bool, resol
 		if abandoned {
 			f.warnAbandoned(obj, err)
 		} else {
-			live, cerr := mariadb.Cleanup(ctx, target.Client, target.Reader, obj.GetNamespace(), obj.GetName())
+			owner := apply.Owner{Object: obj, Kind: f.Kind, Remote: target.Remote()}
+			live, cerr := mariadb.Cleanup(ctx, target.Client, target.Reader, owner, obj.GetNamespace(), obj.GetName())
 			if cerr != nil {
 				return ctrl.Result{}, cerr
 			}

@@ -148,8 +148,13 @@ func drain(r *events.FakeRecorder) []string {
 	}
 }
 
+// database is owned by the test CR both ways: a controller reference (local)
+// and the ownership labels (remote), as Cleanup only touches owned CRs.
 func database(name string) *mariadbv1alpha1.Database {
-	return &mariadbv1alpha1.Database{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: testNS}}
+	controller := true
+	return &mariadbv1alpha1.Database{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: testNS,
+		Labels:          targetcluster.OwnerLabels("Placement", crName, testNS),
+		OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "Test", Name: crName, UID: "cr-uid", Controller: &controller}}}}
 }
 
 func configMap(name, namespace string, labels map[string]string) *corev1.ConfigMap {

@@ -323,7 +323,9 @@ func TestProvisionErrors_FakeClient(t *testing.T) {
 
 func TestCleanup_FakeClient(t *testing.T) {
 	meta := func(deleting bool) metav1.ObjectMeta {
-		m := metav1.ObjectMeta{Name: crName, Namespace: testNS}
+		controller := true
+		m := metav1.ObjectMeta{Name: crName, Namespace: testNS, OwnerReferences: []metav1.OwnerReference{
+			{APIVersion: "v1", Kind: "ConfigMap", Name: crName, UID: "owner-uid", Controller: &controller}}}
 		if deleting {
 			m.DeletionTimestamp = &metav1.Time{Time: metav1.Now().Time}
 			m.Finalizers = []string{"k8s.mariadb.com/test"}
@@ -345,11 +347,13 @@ func TestCleanup_FakeClient(t *testing.T) {
 		{name: "none", wantDeletes: 0},
 		{name: "all already deleting are not live", objs: []client.Object{db(true), user(true), grant(true)}, wantDeletes: 3},
 		{name: "one deleting, one live", objs: []client.Object{db(true), user(false)}, wantLive: true, wantDeletes: 2},
+		{name: "a same-named Database of someone else is left alone",
+			objs: []client.Object{&mariadbv1alpha1.Database{ObjectMeta: metav1.ObjectMeta{Name: crName, Namespace: testNS}}}, wantDeletes: 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c, w := newClient(t, interceptor.Funcs{}, append(tt.objs, other.DeepCopy())...)
-			live, err := Cleanup(context.Background(), c, c, testNS, crName)
+			live, err := Cleanup(context.Background(), c, c, owner(), testNS, crName)
 			if err != nil {
 				t.Fatalf("Cleanup: %v", err)
 			}
@@ -360,7 +364,7 @@ func TestCleanup_FakeClient(t *testing.T) {
 				t.Errorf("deletes = %d, want %d", w.del, tt.wantDeletes)
 			}
 			for _, obj := range []client.Object{&mariadbv1alpha1.Database{}, &mariadbv1alpha1.User{}, &mariadbv1alpha1.Grant{}} {
-				if exists(t, c, obj) && obj.GetDeletionTimestamp().IsZero() {
+				if exists(t, c, obj) && obj.GetDeletionTimestamp().IsZero() && len(obj.GetOwnerReferences()) > 0 {
 					t.Errorf("%T %s still live after Cleanup", obj, crName)
 				}
 			}
@@ -372,7 +376,9 @@ func TestCleanup_FakeClient(t *testing.T) {
 }
 
 func TestCleanupErrors_FakeClient(t *testing.T) {
-	live := &mariadbv1alpha1.Database{ObjectMeta: metav1.ObjectMeta{Name: crName, Namespace: testNS}}
+	controller := true
+	live := &mariadbv1alpha1.Database{ObjectMeta: metav1.ObjectMeta{Name: crName, Namespace: testNS, OwnerReferences: []metav1.OwnerReference{
+		{APIVersion: "v1", Kind: "ConfigMap", Name: crName, UID: "owner-uid", Controller: &controller}}}}
 	tests := []struct {
 		name      string
 		get       func(context.Context, client.WithWatch, client.ObjectKey, client.Object, ...client.GetOption) error
@@ -411,7 +417,7 @@ func TestCleanupErrors_FakeClient(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c, _ := newClient(t, interceptor.Funcs{Get: tt.get, Delete: tt.del}, live.DeepCopy())
-			got, err := Cleanup(context.Background(), c, c, testNS, crName)
+			got, err := Cleanup(context.Background(), c, c, owner(), testNS, crName)
 			if tt.wantErrIn != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErrIn) {
 					t.Fatalf("error = %v, want one containing %q", err, tt.wantErrIn)

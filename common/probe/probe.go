@@ -151,7 +151,17 @@ func isTimeout(err error) bool {
 func oneLine(b []byte) string {
 	s := strings.Join(strings.Fields(string(b)), " ")
 	if len(s) > maxBody {
-		s = s[:maxBody]
+		s = strings.ToValidUTF8(s[:maxBody], "")
 	}
-	return s
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// ServiceProxyURL is the API server path that proxies to port of a Service.
+func ServiceProxyURL(apiHost, namespace, service string, port int32) string {
+	return fmt.Sprintf("%s/api/v1/namespaces/%s/services/%s:%d/proxy/", strings.TrimSuffix(apiHost, "/"), namespace, service, port)
 }

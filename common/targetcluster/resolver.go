@@ -37,6 +37,19 @@ type Resolver struct {
 	mu      sync.Mutex
 	ctx     context.Context
 	engaged map[string]*engagement
+	locks   map[string]*sync.Mutex
+}
+
+func (r *Resolver) lockFor(name string) *sync.Mutex {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.locks == nil {
+		r.locks = map[string]*sync.Mutex{}
+	}
+	if r.locks[name] == nil {
+		r.locks[name] = &sync.Mutex{}
+	}
+	return r.locks[name]
 }
 
 type engagement struct {
@@ -64,12 +77,17 @@ func (r *Resolver) Resolve(ctx context.Context, ref *shared.TargetClusterRef) (T
 	}
 	var s corev1.Secret
 	if err := r.Reader.Get(ctx, client.ObjectKey{Namespace: r.Namespace, Name: ref.Name}, &s); err != nil {
-		r.disengage(ref.Name)
 		if apierrors.IsNotFound(err) {
+			r.disengage(ref.Name)
 			return Target{}, fmt.Errorf("target cluster %q is not registered in namespace %s", ref.Name, r.Namespace)
 		}
+		// A failed read says nothing about the cluster: keep its engagement.
 		return Target{}, fmt.Errorf("reading registration of target cluster %q: %w", ref.Name, err)
 	}
+	// One engagement per cluster at a time: two workers must not both connect.
+	lock := r.lockFor(ref.Name)
+	lock.Lock()
+	defer lock.Unlock()
 	r.mu.Lock()
 	e := r.engaged[ref.Name]
 	r.mu.Unlock()
@@ -120,7 +138,8 @@ func (r *Resolver) engage(ctx context.Context, name, version string, reg Registr
 			return Target{}, fmt.Errorf("target cluster %q: adding watches: %w", name, err)
 		}
 	}
-	t := Target{Name: name, Client: cl.GetClient(), Reader: cl.GetAPIReader(), Mapper: cl.GetRESTMapper()}
+	t := Target{Name: name, Client: cl.GetClient(), Reader: cl.GetAPIReader(), Mapper: cl.GetRESTMapper(),
+		APIHost: reg.Config.Host, HTTP: cl.GetHTTPClient()}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if old := r.engaged[name]; old != nil {

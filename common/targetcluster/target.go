@@ -3,6 +3,8 @@
 package targetcluster
 
 import (
+	"net/http"
+
 	"k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -27,6 +29,10 @@ type Target struct {
 	Reader client.Reader
 	// Mapper answers which kinds the cluster serves.
 	Mapper meta.RESTMapper
+	// APIHost and HTTP reach the cluster's API server, for the health probe
+	// through services/proxy; unset for the management cluster.
+	APIHost string
+	HTTP    *http.Client
 }
 
 // Remote reports whether children land on a registered cluster.

@@ -6,6 +6,7 @@ package validation
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -74,6 +75,9 @@ func KeystoneURL(p *field.Path, v string, required bool) field.ErrorList {
 		return field.ErrorList{field.Invalid(p, v, "scheme must be http or https")}
 	case u.Hostname() == "":
 		return field.ErrorList{field.Invalid(p, v, "must include a host")}
+	case u.User != nil:
+		// The URL lands in a ConfigMap; credentials belong in the service-user Secret.
+		return field.ErrorList{field.Invalid(p, u.Redacted(), "must not carry user information")}
 	}
 	return nil
 }
@@ -161,7 +165,7 @@ func Logging(p *field.Path, l *shared.LoggingSpec) field.ErrorList {
 	if l.Format != "" && l.Format != shared.LogFormatText && l.Format != shared.LogFormatJSON {
 		errs = append(errs, field.NotSupported(p.Child("format"), l.Format, []string{shared.LogFormatText, shared.LogFormatJSON}))
 	}
-	if l.Level != "" && !oneOf(l.Level, logLevels) {
+	if l.Level != "" && !slices.Contains(logLevels, l.Level) {
 		errs = append(errs, field.NotSupported(p.Child("level"), l.Level, logLevels))
 	}
 	for _, name := range sortedKeys(l.PerLoggerLevels) {
@@ -170,18 +174,9 @@ func Logging(p *field.Path, l *shared.LoggingSpec) field.ErrorList {
 			errs = append(errs, field.Invalid(lp, name, "logger name must not be empty"))
 		}
 		errs = append(errs, NoCRLF(lp, name)...)
-		if !oneOf(string(l.PerLoggerLevels[name]), logLevels) {
+		if !slices.Contains(logLevels, string(l.PerLoggerLevels[name])) {
 			errs = append(errs, field.NotSupported(lp, l.PerLoggerLevels[name], logLevels))
 		}
 	}
 	return errs
-}
-
-func oneOf(v string, set []string) bool {
-	for _, s := range set {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

@@ -1,6 +1,8 @@
 package shared
 
 import (
+	"encoding/json"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -37,7 +39,7 @@ type DeploymentSpec struct {
 	Strategy *appsv1.DeploymentStrategy `json:"strategy,omitempty"`
 	// TopologySpreadConstraints; nil renders zone and hostname spreading, [] disables it.
 	// +optional
-	TopologySpreadConstraints []corev1.TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty"`
+	TopologySpreadConstraints []corev1.TopologySpreadConstraint `json:"topologySpreadConstraints"`
 	// PriorityClassName of the pods; the PriorityClass must exist.
 	// +optional
 	PriorityClassName *string `json:"priorityClassName,omitempty"`
@@ -65,4 +67,18 @@ func (d *DeploymentSpec) EffectivePreStop() int64 {
 		return DefaultPreStopSleepSeconds
 	}
 	return *d.PreStopSleepSeconds
+}
+
+// MarshalJSON omits a nil spread list but keeps an explicit empty one, which
+// disables the default spreading: the field's tag has no omitempty, so an
+// explicit [] survives the defaulting webhook's re-encoding.
+func (d DeploymentSpec) MarshalJSON() ([]byte, error) {
+	type plain DeploymentSpec
+	if d.TopologySpreadConstraints != nil {
+		return json.Marshal(plain(d))
+	}
+	return json.Marshal(struct {
+		plain
+		TopologySpreadConstraints []corev1.TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty"`
+	}{plain: plain(d)})
 }

@@ -96,7 +96,13 @@ func TestImageTagReleaseMismatch(t *testing.T) {
 	p := newPlacement(ns, "placement")
 	p.Spec.Image.Tag = "2026.1"
 	must(t, k8s.Create(context.Background(), p))
+	// The seed provisions the schema first, then gates the release.
+	waitCondition(t, ns, p.Name, placementv1.ConditionDatabaseReady, metav1.ConditionFalse, "WaitingForDatabase")
+	provisionDatabase(t, ns, p.Name)
 	waitCondition(t, ns, p.Name, placementv1.ConditionDatabaseReady, metav1.ConditionFalse, "ImageReleaseMismatch")
+	if jobUID(t, ns, p.Name) != "" {
+		t.Errorf("a db-sync Job ran for an image of another release")
+	}
 }
 
 // WaitingForDeployment and EndpointNotReady before the rollout, then the probe reasons.

@@ -4,8 +4,6 @@ import (
 	"context"
 
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
-	appsv1 "k8s.io/api/apps/v1"
-	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -16,23 +14,29 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/controller-runtime/pkg/source"
 
+	"github.com/c5c3/openstack-operators/common/operator"
+	"github.com/c5c3/openstack-operators/common/secrets"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
 // watchRemote adds, on a newly engaged target cluster, watches on the
-// children (mapped by ownership labels) and on the inputs read there, each
-// reaching only the Placements that name that cluster.
+// children (mapped by ownership labels) and on the inputs read there (MariaDB,
+// Secrets, both store kinds), each reaching only the Placements that name
+// that cluster. HTTPRoutes are not watched there: the kind may not be served.
 func (r *PlacementReconciler) watchRemote(c controller.Controller) func(string, cluster.Cluster) error {
 	return func(name string, cl cluster.Cluster) error {
 		owned := handler.EnqueueRequestsFromMapFunc(r.byOwnerLabels(name))
-		sources := []source.Source{
-			source.Kind(cl.GetCache(), client.Object(&appsv1.Deployment{}), owned),
-			source.Kind(cl.GetCache(), client.Object(&batchv1.Job{}), owned),
-			source.Kind(cl.GetCache(), client.Object(&mariadbv1alpha1.Database{}), owned),
+		var sources []source.Source
+		for _, kind := range append(operator.WorkloadKinds(), operator.MariaDBKinds()...) {
+			sources = append(sources, source.Kind(cl.GetCache(), kind, owned))
+		}
+		sources = append(sources,
 			source.Kind(cl.GetCache(), client.Object(&mariadbv1alpha1.MariaDB{}), handler.EnqueueRequestsFromMapFunc(r.byMariaDB(name))),
 			source.Kind(cl.GetCache(), client.Object(secretMetadata()), handler.EnqueueRequestsFromMapFunc(r.bySecret(name))),
-		}
+			source.Kind(cl.GetCache(), client.Object(storeObject(secrets.ClusterSecretStoreGVK)), handler.EnqueueRequestsFromMapFunc(r.byStore(name))),
+			source.Kind(cl.GetCache(), client.Object(storeObject(secrets.SecretStoreGVK)), handler.EnqueueRequestsFromMapFunc(r.byStore(name))),
+		)
 		for _, src := range sources {
 			if err := c.Watch(src); err != nil {
 				return err

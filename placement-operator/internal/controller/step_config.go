@@ -41,7 +41,7 @@ func (r *PlacementReconciler) config(ctx context.Context, s *scope) error {
 	}
 	base := render.ConfigBase(p)
 	cm := configartifact.BuildConfigMap(p.Namespace, base, render.Identity(p).Labels(), data)
-	if err := configartifact.EnsureConfigMap(ctx, s.target.Client, s.owner, cm); err != nil {
+	if err := configartifact.EnsureConfigMap(ctx, s.target.Client, s.target.Reader, s.owner, cm); err != nil {
 		return err
 	}
 	s.configMap = cm.Name

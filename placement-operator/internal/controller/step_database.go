@@ -16,14 +16,11 @@ import (
 	"github.com/c5c3/openstack-operators/placement-operator/internal/render"
 )
 
-// reconcileDatabase gates the release, provisions the schema, runs the
+// reconcileDatabase provisions the schema, gates the release, runs the
 // db-sync Job and promotes installedRelease on its success.
 func (r *PlacementReconciler) reconcileDatabase(ctx context.Context, s *scope) (pipeline.Outcome, error) {
 	p := s.placement
 	conds := s.Conditions()
-	if out, err, stop := r.gateRelease(s); stop {
-		return out, err
-	}
 	verdict, err := mariadb.Provision(ctx, s.target.Client, s.owner, mariadb.Request{
 		Namespace: p.Namespace, Name: p.Name, Database: p.Spec.Database,
 	})
@@ -34,8 +31,11 @@ func (r *PlacementReconciler) reconcileDatabase(ctx context.Context, s *scope) (
 		conditions.False(conds, s.gen(), placementv1.ConditionDatabaseReady, verdict.Reason, verdict.Message)
 		return pipeline.RequeueAfter(requeueDatabase), nil
 	}
+	if out, err, stop := r.gateRelease(s); stop {
+		return out, err
+	}
 	job := render.DBSyncJob(p, s.configMap)
-	st, err := dbsync.Ensure(ctx, s.target.Client, s.owner, job)
+	st, err := dbsync.Ensure(ctx, s.target.Client, s.target.Reader, s.owner, job)
 	if err != nil {
 		return pipeline.Continue(), err
 	}

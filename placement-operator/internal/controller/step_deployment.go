@@ -86,7 +86,9 @@ func rolledOut(d *appsv1.Deployment) bool {
 	if d.Spec.Replicas != nil {
 		want = *d.Spec.Replicas
 	}
-	return d.Generation > 0 && d.Status.ObservedGeneration >= d.Generation && want > 0 && d.Status.UpdatedReplicas >= want
+	st := d.Status
+	return d.Generation > 0 && st.ObservedGeneration >= d.Generation && want > 0 &&
+		st.UpdatedReplicas >= want && st.Replicas == st.UpdatedReplicas && st.AvailableReplicas >= want
 }
 
 // deploymentReady: generation observed, readyReplicas ≥ desired and Available.

@@ -19,7 +19,9 @@ func (r *PlacementReconciler) reconcileNetworkPolicy(ctx context.Context, s *sco
 	wanted := p.Spec.NetworkPolicy != nil
 	err := apply.Toggle(ctx, s.target.Client, s.owner, wanted,
 		&networkingv1.NetworkPolicy{ObjectMeta: s.childMeta()},
-		func() (*networkingv1.NetworkPolicy, error) { return workload.NetworkPolicy(r.networkPolicyParams(p)) })
+		func() (*networkingv1.NetworkPolicy, error) {
+			return workload.NetworkPolicy(r.networkPolicyParams(p, s.target.Remote()))
+		})
 	if err != nil {
 		return pipeline.Continue(), err
 	}
@@ -27,12 +29,14 @@ func (r *PlacementReconciler) reconcileNetworkPolicy(ctx context.Context, s *sco
 	return pipeline.Continue(), nil
 }
 
-func (r *PlacementReconciler) networkPolicyParams(p *placementv1.Placement) workload.NetworkPolicyParams {
+// networkPolicyParams admits the operator's namespace only on the management
+// cluster: on a target cluster a namespace of that name is someone else's.
+func (r *PlacementReconciler) networkPolicyParams(p *placementv1.Placement, remote bool) workload.NetworkPolicyParams {
 	params := workload.NetworkPolicyParams{
 		ID:                render.Identity(p),
 		Port:              placementv1.APIPort,
 		Spec:              *p.Spec.NetworkPolicy,
-		OperatorNamespace: r.OperatorNamespace,
+		OperatorNamespace: r.operatorNamespace(remote),
 		DatabasePort:      p.Spec.Database.EffectivePort(),
 		KeystoneURL:       p.Spec.KeystoneEndpoint,
 		CacheServers:      p.Spec.Cache.Servers,
@@ -44,4 +48,11 @@ func (r *PlacementReconciler) networkPolicyParams(p *placementv1.Placement) work
 		}
 	}
 	return params
+}
+
+func (r *PlacementReconciler) operatorNamespace(remote bool) string {
+	if remote {
+		return ""
+	}
+	return r.OperatorNamespace
 }

@@ -3,10 +3,10 @@ package manager
 import (
 	"fmt"
 	"net/http"
-	"strings"
 
 	"k8s.io/client-go/rest"
 
+	"github.com/c5c3/openstack-operators/common/probe"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
@@ -17,8 +17,7 @@ func apiServerProxy(cfg *rest.Config) (*http.Client, func(*placementv1.Placement
 	if err != nil {
 		return nil, nil, fmt.Errorf("building API server proxy client: %w", err)
 	}
-	host := strings.TrimSuffix(cfg.Host, "/")
 	return hc, func(p *placementv1.Placement, _ string) string {
-		return fmt.Sprintf("%s/api/v1/namespaces/%s/services/%s:%d/proxy/", host, p.Namespace, p.Name, placementv1.APIPort)
+		return probe.ServiceProxyURL(cfg.Host, p.Namespace, p.Name, placementv1.APIPort)
 	}, nil
 }

@@ -4,6 +4,8 @@ package render
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,6 +40,9 @@ const (
 // rules are given and logging.conf for JSON logging. policyRules is the merged
 // rule map (ConfigMap rules overlaid by inline ones).
 func ConfigData(p *placementv1.Placement, policyRules map[string]string) (map[string]string, error) {
+	if err := refuseRejected(p.Spec.ExtraConfig); err != nil {
+		return nil, err
+	}
 	conf := extraconfig.Merge(Defaults(p), p.Spec.ExtraConfig)
 	data := map[string]string{}
 	if len(policyRules) > 0 {
@@ -157,4 +162,17 @@ func MergePolicy(fromConfigMap, inline map[string]string) map[string]string {
 		out[k] = v
 	}
 	return out
+}
+
+// refuseRejected repeats the admission rule at render time, for objects that
+// reached the API without the webhook: a rejected key never gets rendered.
+func refuseRejected(extra map[string]map[string]string) error {
+	for _, section := range slices.Sorted(maps.Keys(extra)) {
+		for _, key := range slices.Sorted(maps.Keys(extra[section])) {
+			if o, ok := OwnedKeys.Lookup(section, key); ok && o.Rejected {
+				return fmt.Errorf("spec.extraConfig [%s] %s is managed via %s and cannot be overridden (%s)", section, key, o.Owner, o.Impact)
+			}
+		}
+	}
+	return nil
 }

@@ -472,3 +472,16 @@ func TestChildNames(t *testing.T) {
 		}
 	}
 }
+
+// A rejected key that bypassed admission is never rendered.
+func TestConfigDataRefusesRejectedKeys(t *testing.T) {
+	p := minimal()
+	p.Spec.ExtraConfig = map[string]map[string]string{"keystone_authtoken": {"password": "secret"}, "api": {"auth_strategy": "noauth2"}}
+	data, err := render.ConfigData(p, nil)
+	if err == nil || data != nil {
+		t.Fatalf("ConfigData rendered a rejected key: %v", data)
+	}
+	if !strings.Contains(err.Error(), "[api] auth_strategy") || strings.Contains(err.Error(), "secret") {
+		t.Errorf("error %q should name the first key in order and never the value", err)
+	}
+}

@@ -581,3 +581,31 @@ func TestFinalizerRemovalAfterPriorityClassDeleted(t *testing.T) {
 		t.Errorf("Placement still present after finalizer removal: %v", err)
 	}
 }
+
+// An explicit empty spread list disables the defaults; it must survive the
+// mutating webhook's re-encoding and come back empty, not absent.
+func TestEmptySpreadListSurvivesDefaulting(t *testing.T) {
+	ctx := context.Background()
+	p := newPlacement("no-spread")
+	p.Spec.Deployment = &shared.DeploymentSpec{TopologySpreadConstraints: []corev1.TopologySpreadConstraint{}}
+	if err := k8s.Create(ctx, p); err != nil {
+		t.Fatalf("create: %v", err)
+	}
+	var got placementv1.Placement
+	if err := k8s.Get(ctx, client.ObjectKeyFromObject(p), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Spec.Deployment.TopologySpreadConstraints == nil {
+		t.Fatalf("topologySpreadConstraints [] was dropped; the rendered Deployment would get the default spread")
+	}
+	absent := newPlacement("default-spread")
+	if err := k8s.Create(ctx, absent); err != nil {
+		t.Fatalf("create: %v", err)
+	}
+	if err := k8s.Get(ctx, client.ObjectKeyFromObject(absent), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Spec.Deployment.TopologySpreadConstraints != nil {
+		t.Errorf("absent list came back as %v", got.Spec.Deployment.TopologySpreadConstraints)
+	}
+}
