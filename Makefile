@@ -4,6 +4,9 @@
 test: ## Build what is missing, then vet, lint and test every module.
 	hack/test.sh
 
+bench: ## Measure convergence, API load, latency and memory; compare with e2e/bench/baseline.json.
+	hack/bench.sh
+
 run: ## Start a local control plane with kwok nodes and run the Placement operator on it.
 	hack/run.sh
 

@@ -29,3 +29,4 @@ for mod in $modules; do
   echo "== $mod: test"
   (cd "$mod" && go test -count=1 ./...)
 done
+hack/bench.sh --smoke
