@@ -3,6 +3,7 @@ package finalize
 import (
 	"context"
 	"errors"
+	"github.com/c5c3/openstack-operators/common/testenv"
 	"slices"
 	"strings"
 	"testing"
@@ -13,7 +14,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/events"
@@ -23,7 +23,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/c5c3/openstack-operators/common/conditions"
-	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
 )
 
@@ -40,62 +39,13 @@ var (
 	deletedAt = time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
 )
 
-type testStatus struct {
-	ObservedGeneration int64              `json:"observedGeneration,omitempty"`
-	Conditions         []metav1.Condition `json:"conditions,omitempty"`
-}
-
-// testCR is a minimal service CR implementing reconcile.Object.
-type testCR struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Status            testStatus `json:"status,omitempty"`
-}
-
-func (c *testCR) DeepCopyObject() runtime.Object {
-	out := &testCR{TypeMeta: c.TypeMeta, Status: c.snapshot()}
-	c.DeepCopyInto(&out.ObjectMeta)
-	return out
-}
-
-func (c *testCR) snapshot() testStatus {
-	return testStatus{ObservedGeneration: c.Status.ObservedGeneration, Conditions: slices.Clone(c.Status.Conditions)}
-}
-
-func (c *testCR) GetConditions() *[]metav1.Condition { return &c.Status.Conditions }
-func (c *testCR) SetObservedGeneration(g int64)      { c.Status.ObservedGeneration = g }
-func (c *testCR) StatusSnapshot() any                { return c.snapshot() }
-
-type testCRList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []testCR `json:"items"`
-}
-
-func (l *testCRList) DeepCopyObject() runtime.Object {
-	out := &testCRList{TypeMeta: l.TypeMeta}
-	l.DeepCopyInto(&out.ListMeta)
-	for i := range l.Items {
-		out.Items = append(out.Items, *l.Items[i].DeepCopyObject().(*testCR))
-	}
-	return out
-}
-
-func testScheme() *runtime.Scheme {
-	return operator.NewScheme(func(s *runtime.Scheme) error {
-		s.AddKnownTypes(testGV, &testCR{}, &testCRList{})
-		metav1.AddToGroupVersion(s, testGV)
-		return nil
-	})
-}
-
 type writes struct{ update, status, del int }
 
 func newClient(t *testing.T, extra interceptor.Funcs, objs ...client.Object) (client.Client, *writes) {
 	t.Helper()
 	w := &writes{}
-	c := fake.NewClientBuilder().WithScheme(testScheme()).
-		WithStatusSubresource(&testCR{}, &mariadbv1alpha1.Database{}, &mariadbv1alpha1.User{}, &mariadbv1alpha1.Grant{}).
+	c := fake.NewClientBuilder().WithScheme(testenv.CRScheme(testGV)).
+		WithStatusSubresource(&testenv.CR{}, &mariadbv1alpha1.Database{}, &mariadbv1alpha1.User{}, &mariadbv1alpha1.Grant{}).
 		WithObjects(objs...).
 		WithInterceptorFuncs(interceptor.Funcs{
 			Get:  extra.Get,
@@ -119,17 +69,17 @@ func newClient(t *testing.T, extra interceptor.Funcs, objs ...client.Object) (cl
 	return c, w
 }
 
-func terminating(finalizers ...string) *testCR {
-	return &testCR{ObjectMeta: metav1.ObjectMeta{
+func terminating(finalizers ...string) *testenv.CR {
+	return &testenv.CR{ObjectMeta: metav1.ObjectMeta{
 		Name: crName, Namespace: testNS, UID: "cr-uid", Generation: 2,
 		DeletionTimestamp: &metav1.Time{Time: deletedAt},
 		Finalizers:        append([]string{keepFinalizer}, finalizers...),
 	}}
 }
 
-func readCR(t *testing.T, c client.Client) *testCR {
+func readCR(t *testing.T, c client.Client) *testenv.CR {
 	t.Helper()
-	var cr testCR
+	var cr testenv.CR
 	if err := c.Get(context.Background(), client.ObjectKey{Namespace: testNS, Name: crName}, &cr); err != nil {
 		t.Fatalf("reading CR: %v", err)
 	}
@@ -392,7 +342,7 @@ func TestFlowReleasesLastFinalizer_FakeClient(t *testing.T) {
 	if err != nil || got != (ctrl.Result{}) {
 		t.Fatalf("Run = %+v, %v; want a clean release", got, err)
 	}
-	err = mgmt.Get(context.Background(), client.ObjectKey{Namespace: testNS, Name: crName}, &testCR{})
+	err = mgmt.Get(context.Background(), client.ObjectKey{Namespace: testNS, Name: crName}, &testenv.CR{})
 	if !apierrors.IsNotFound(err) {
 		t.Errorf("CR after its last finalizer: %v, want NotFound", err)
 	}

@@ -3,6 +3,7 @@ package reconcile
 import (
 	"context"
 	"errors"
+	"github.com/c5c3/openstack-operators/common/testenv"
 	"slices"
 	"strings"
 	"testing"
@@ -10,7 +11,6 @@ import (
 
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -18,68 +18,18 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/c5c3/openstack-operators/common/conditions"
-	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/pipeline"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
 )
 
 var testGV = schema.GroupVersion{Group: "test.openstack.c5c3.io", Version: "v1alpha1"}
 
-type testStatus struct {
-	ObservedGeneration int64              `json:"observedGeneration,omitempty"`
-	Conditions         []metav1.Condition `json:"conditions,omitempty"`
-}
-
-// testCR is a minimal service CR implementing Object.
-type testCR struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Status            testStatus `json:"status,omitempty"`
-}
-
-func (c *testCR) DeepCopyObject() runtime.Object {
-	out := &testCR{TypeMeta: c.TypeMeta, Status: c.snapshot()}
-	c.DeepCopyInto(&out.ObjectMeta)
-	return out
-}
-
-func (c *testCR) snapshot() testStatus {
-	return testStatus{ObservedGeneration: c.Status.ObservedGeneration, Conditions: slices.Clone(c.Status.Conditions)}
-}
-
-func (c *testCR) GetConditions() *[]metav1.Condition { return &c.Status.Conditions }
-func (c *testCR) SetObservedGeneration(g int64)      { c.Status.ObservedGeneration = g }
-func (c *testCR) StatusSnapshot() any                { return c.snapshot() }
-
-type testCRList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []testCR `json:"items"`
-}
-
-func (l *testCRList) DeepCopyObject() runtime.Object {
-	out := &testCRList{TypeMeta: l.TypeMeta}
-	l.DeepCopyInto(&out.ListMeta)
-	for i := range l.Items {
-		out.Items = append(out.Items, *l.Items[i].DeepCopyObject().(*testCR))
-	}
-	return out
-}
-
-func testScheme() *runtime.Scheme {
-	return operator.NewScheme(func(s *runtime.Scheme) error {
-		s.AddKnownTypes(testGV, &testCR{}, &testCRList{})
-		metav1.AddToGroupVersion(s, testGV)
-		return nil
-	})
-}
-
 type writes struct{ update, status int }
 
 func newClient(t *testing.T, updateErr, statusErr error, objs ...client.Object) (client.Client, *writes) {
 	t.Helper()
 	w := &writes{}
-	c := fake.NewClientBuilder().WithScheme(testScheme()).WithStatusSubresource(&testCR{}).WithObjects(objs...).
+	c := fake.NewClientBuilder().WithScheme(testenv.CRScheme(testGV)).WithStatusSubresource(&testenv.CR{}).WithObjects(objs...).
 		WithInterceptorFuncs(interceptor.Funcs{
 			Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
 				w.update++
@@ -99,14 +49,14 @@ func newClient(t *testing.T, updateErr, statusErr error, objs ...client.Object) 
 	return c, w
 }
 
-func newCR() *testCR {
-	return &testCR{ObjectMeta: metav1.ObjectMeta{Name: "placement", Namespace: "openstack", Generation: 3, UID: "cr-uid"}}
+func newCR() *testenv.CR {
+	return &testenv.CR{ObjectMeta: metav1.ObjectMeta{Name: "placement", Namespace: "openstack", Generation: 3, UID: "cr-uid"}}
 }
 
 // stored reads the CR back from the fake API server.
-func stored(t *testing.T, c client.Client) *testCR {
+func stored(t *testing.T, c client.Client) *testenv.CR {
 	t.Helper()
-	var cr testCR
+	var cr testenv.CR
 	if err := c.Get(context.Background(), client.ObjectKey{Namespace: "openstack", Name: "placement"}, &cr); err != nil {
 		t.Fatalf("reading CR: %v", err)
 	}
@@ -116,7 +66,7 @@ func stored(t *testing.T, c client.Client) *testCR {
 var subs = []string{conditions.TypeSecretsReady, conditions.TypeDatabaseReady}
 
 func TestPersistStatus_FakeClient(t *testing.T) {
-	allTrue := func(cr *testCR) {
+	allTrue := func(cr *testenv.CR) {
 		conditions.True(&cr.Status.Conditions, 3, conditions.TypeSecretsReady, conditions.ReasonSecretsAvailable, "ok")
 		conditions.True(&cr.Status.Conditions, 3, conditions.TypeDatabaseReady, conditions.ReasonDatabaseSynced, "ok")
 	}
@@ -126,8 +76,8 @@ func TestPersistStatus_FakeClient(t *testing.T) {
 	settled.Status.ObservedGeneration = 3
 	tests := []struct {
 		name       string
-		seed       *testCR
-		mutate     func(*testCR)
+		seed       *testenv.CR
+		mutate     func(*testenv.CR)
 		statusErr  error
 		wantWrites int
 		wantReady  metav1.ConditionStatus
@@ -142,14 +92,14 @@ func TestPersistStatus_FakeClient(t *testing.T) {
 		},
 		{
 			name: "a False sub-condition makes Ready False naming it", seed: settled, wantWrites: 1,
-			mutate: func(cr *testCR) {
+			mutate: func(cr *testenv.CR) {
 				conditions.False(&cr.Status.Conditions, 3, conditions.TypeDatabaseReady, conditions.ReasonWaitingForDatabase, "wait")
 			},
 			wantReady: metav1.ConditionFalse, wantReason: conditions.ReasonNotAllReady, wantMsgIn: "not True: DatabaseReady",
 		},
 		{
 			name: "a new generation is written", wantWrites: 1, wantReady: metav1.ConditionTrue, wantReason: conditions.ReasonAllReady,
-			seed: func() *testCR { cr := settled.DeepCopyObject().(*testCR); cr.Generation = 4; return cr }(),
+			seed: func() *testenv.CR { cr := settled.DeepCopyObject().(*testenv.CR); cr.Generation = 4; return cr }(),
 		},
 		{
 			name: "write failure is returned", seed: newCR(), mutate: allTrue, statusErr: errors.New("boom"), wantWrites: 1,
@@ -195,21 +145,21 @@ func TestPersistStatus_FakeClient(t *testing.T) {
 // calls records which hooks a pass invoked.
 type calls struct{ resolve, finalizers, run, del int }
 
-func hooks(k *calls, resolveErr, runErr error) Hooks[*testCR] {
-	return Hooks[*testCR]{
-		Finalizers: func(*testCR) []string {
+func hooks(k *calls, resolveErr, runErr error) Hooks[*testenv.CR] {
+	return Hooks[*testenv.CR]{
+		Finalizers: func(*testenv.CR) []string {
 			k.finalizers++
 			return []string{"test.openstack.c5c3.io/finalizer", targetcluster.RemoteChildrenFinalizer}
 		},
-		Resolve: func(context.Context, *testCR) (targetcluster.Target, error) {
+		Resolve: func(context.Context, *testenv.CR) (targetcluster.Target, error) {
 			k.resolve++
 			return targetcluster.Target{Name: "edge-1"}, resolveErr
 		},
-		Delete: func(context.Context, *testCR) (ctrl.Result, error) {
+		Delete: func(context.Context, *testenv.CR) (ctrl.Result, error) {
 			k.del++
 			return ctrl.Result{RequeueAfter: 7 * time.Second}, nil
 		},
-		Run: func(_ context.Context, cr *testCR, target targetcluster.Target) (pipeline.Outcome, error) {
+		Run: func(_ context.Context, cr *testenv.CR, target targetcluster.Target) (pipeline.Outcome, error) {
 			k.run++
 			if target.Name != "edge-1" {
 				return pipeline.Outcome{}, errors.New("run got the wrong target")
@@ -234,7 +184,7 @@ func TestPass_FakeClient(t *testing.T) {
 	deleting.Finalizers = []string{"test.openstack.c5c3.io/finalizer"}
 	tests := []struct {
 		name                 string
-		seed                 *testCR
+		seed                 *testenv.CR
 		resolveErr, runErr   error
 		updateErr, statusErr error
 		want                 ctrl.Result
