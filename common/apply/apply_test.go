@@ -506,3 +506,39 @@ func TestToggle_FakeClient(t *testing.T) {
 }
 
 func boolPtr(b bool) *bool { return &b }
+
+// An annotation the operator stops wanting is removed; one another controller
+// set on the child is kept.
+func TestEnsureDropsKeysNoLongerDesired_FakeClient(t *testing.T) {
+	ctx := context.Background()
+	c, _ := newClient(t)
+	o := newOwner(false)
+	first := service(8778)
+	first.Annotations = map[string]string{"example.org/route": "a", "example.org/kept": "b"}
+	if _, err := Ensure(ctx, c, o, first, nil); err != nil {
+		t.Fatal(err)
+	}
+	var live corev1.Service
+	if err := c.Get(ctx, client.ObjectKeyFromObject(first), &live); err != nil {
+		t.Fatal(err)
+	}
+	live.Annotations["other.example.org/by-someone-else"] = "x"
+	if err := c.Update(ctx, &live); err != nil {
+		t.Fatal(err)
+	}
+
+	second := service(8778)
+	second.Annotations = map[string]string{"example.org/kept": "b"}
+	if _, err := Ensure(ctx, c, o, second, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Get(ctx, client.ObjectKeyFromObject(first), &live); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := live.Annotations["example.org/route"]; ok {
+		t.Errorf("annotation the operator no longer wants survived: %v", live.Annotations)
+	}
+	if live.Annotations["example.org/kept"] != "b" || live.Annotations["other.example.org/by-someone-else"] != "x" {
+		t.Errorf("wanted or foreign annotations lost: %v", live.Annotations)
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -15,6 +17,10 @@ import (
 
 // HashAnnotation records the digest of the desired object a child was last written from.
 const HashAnnotation = "operators.c5c3.io/desired-hash"
+
+// KeysAnnotation records which labels and annotations the operator wrote, so
+// one it no longer wants is removed while keys other controllers set are kept.
+const KeysAnnotation = "operators.c5c3.io/managed-keys"
 
 // Preserve copies into desired what the live object owns and an update must
 // keep (a Service's clusterIP, a Deployment's replicas under an autoscaler).
@@ -34,6 +40,7 @@ func Ensure[T client.Object](ctx context.Context, c client.Client, o Owner, desi
 	if annotations == nil {
 		annotations = map[string]string{}
 	}
+	annotations[KeysAnnotation] = managedKeys(desired.GetLabels(), desired.GetAnnotations())
 	annotations[HashAnnotation] = hash
 	desired.SetAnnotations(annotations)
 	if err := o.Stamp(desired); err != nil {
@@ -62,8 +69,9 @@ func Ensure[T client.Object](ctx context.Context, c client.Client, o Owner, desi
 		reflect.ValueOf(desired).Elem().Set(reflect.ValueOf(live).Elem())
 		return false, nil
 	}
-	desired.SetLabels(merge(live.GetLabels(), desired.GetLabels()))
-	desired.SetAnnotations(merge(live.GetAnnotations(), desired.GetAnnotations()))
+	dropped := droppedKeys(live.GetAnnotations()[KeysAnnotation], desired.GetAnnotations()[KeysAnnotation])
+	desired.SetLabels(merge(live.GetLabels(), desired.GetLabels(), dropped["l"]))
+	desired.SetAnnotations(merge(live.GetAnnotations(), desired.GetAnnotations(), dropped["a"]))
 	// An Update replaces metadata.finalizers: keep those other controllers
 	// (mariadb-operator on Database/User/Grant) put on the child.
 	for _, f := range live.GetFinalizers() {
@@ -89,13 +97,48 @@ func Digest(obj any) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-func merge(base, over map[string]string) map[string]string {
+// merge overlays over on base, without the keys in drop.
+func merge(base, over map[string]string, drop map[string]bool) map[string]string {
 	out := make(map[string]string, len(base)+len(over))
 	for k, v := range base {
-		out[k] = v
+		if !drop[k] {
+			out[k] = v
+		}
 	}
 	for k, v := range over {
 		out[k] = v
+	}
+	return out
+}
+
+// managedKeys lists the desired label ("l:") and annotation ("a:") keys, sorted.
+func managedKeys(labels, annotations map[string]string) string {
+	keys := make([]string, 0, len(labels)+len(annotations))
+	for k := range labels {
+		keys = append(keys, "l:"+k)
+	}
+	for k := range annotations {
+		if k != HashAnnotation && k != KeysAnnotation {
+			keys = append(keys, "a:"+k)
+		}
+	}
+	slices.Sort(keys)
+	return strings.Join(keys, ",")
+}
+
+// droppedKeys are the keys written before (prev) and no longer desired (now),
+// by kind ("l" or "a").
+func droppedKeys(prev, now string) map[string]map[string]bool {
+	want := map[string]bool{}
+	for _, k := range strings.Split(now, ",") {
+		want[k] = true
+	}
+	out := map[string]map[string]bool{"l": {}, "a": {}}
+	for _, k := range strings.Split(prev, ",") {
+		kind, name, ok := strings.Cut(k, ":")
+		if ok && !want[k] && out[kind] != nil {
+			out[kind][name] = true
+		}
 	}
 	return out
 }

@@ -64,34 +64,39 @@ type Flow struct {
 // Run handles a CR in Terminating. resolve returns the children's cluster.
 func (f *Flow) Run(ctx context.Context, obj reconcile.Object, remote bool, resolve func(context.Context) (targetcluster.Target, error)) (ctrl.Result, error) {
 	target, err := resolve(ctx)
+	if err != nil && !remote {
+		return ctrl.Result{}, fmt.Errorf("resolving cluster for deletion: %w", err)
+	}
 	abandoned := false
 	if err != nil {
-		if !remote {
-			return ctrl.Result{}, fmt.Errorf("resolving cluster for deletion: %w", err)
-		}
 		if !f.pastGrace(obj) {
-			before := obj.StatusSnapshot()
-			conditions.False(obj.GetConditions(), obj.GetGeneration(), conditions.TypeSecretsReady,
-				conditions.ReasonTargetClusterUnavailable, err.Error())
-			return ctrl.Result{RequeueAfter: UnresolvedRequeue}, reconcile.PersistStatus(ctx, f.Client, obj, before, f.SubConditions)
+			return f.hold(ctx, obj, err)
 		}
 		abandoned = true
 	}
 	if controllerutil.ContainsFinalizer(obj, f.Finalizer) {
-		if abandoned {
-			f.warnAbandoned(obj, err)
-		} else {
+		if !abandoned {
 			owner := apply.Owner{Object: obj, Kind: f.Kind, Remote: target.Remote()}
 			live, cerr := mariadb.Cleanup(ctx, target.Client, target.Reader, owner, obj.GetNamespace(), obj.GetName())
-			if cerr != nil {
+			switch {
+			case cerr != nil && !remote:
 				return ctrl.Result{}, cerr
-			}
-			if live {
+			case cerr != nil && !f.pastGrace(obj):
+				// An engaged target that stopped answering counts like an
+				// unresolvable one: hold within the grace, then abandon.
+				return f.hold(ctx, obj, cerr)
+			case cerr != nil:
+				abandoned, err = true, cerr
+			case live:
 				f.Recorder.Eventf(obj, nil, corev1.EventTypeNormal, EventFinalizingDatabase, "Finalize",
 					"deleting MariaDB Database, User and Grant %s", obj.GetName())
 				return ctrl.Result{RequeueAfter: HoldRequeue}, nil
+			default:
+				f.Recorder.Eventf(obj, nil, corev1.EventTypeNormal, EventDatabaseFinalized, "Finalize", "no MariaDB CRs remain; releasing the finalizer")
 			}
-			f.Recorder.Eventf(obj, nil, corev1.EventTypeNormal, EventDatabaseFinalized, "Finalize", "no MariaDB CRs remain; releasing the finalizer")
+		}
+		if abandoned {
+			f.warnAbandoned(obj, err)
 		}
 		if err := f.release(ctx, obj, f.Finalizer); err != nil {
 			return ctrl.Result{}, err
@@ -101,10 +106,16 @@ func (f *Flow) Run(ctx context.Context, obj reconcile.Object, remote bool, resol
 		}
 	}
 	if controllerutil.ContainsFinalizer(obj, targetcluster.RemoteChildrenFinalizer) {
+		if !abandoned {
+			if derr := DeleteRemoteChildren(ctx, target, f.RemoteKinds, f.Kind, obj); derr != nil {
+				if !f.pastGrace(obj) {
+					return f.hold(ctx, obj, derr)
+				}
+				abandoned, err = true, derr
+			}
+		}
 		if abandoned {
 			f.warnAbandoned(obj, err)
-		} else if derr := DeleteRemoteChildren(ctx, target, f.RemoteKinds, f.Kind, obj); derr != nil {
-			return ctrl.Result{}, derr
 		}
 		if err := f.release(ctx, obj, targetcluster.RemoteChildrenFinalizer); err != nil {
 			return ctrl.Result{}, err
@@ -112,6 +123,15 @@ func (f *Flow) Run(ctx context.Context, obj reconcile.Object, remote bool, resol
 	}
 	f.forget(obj.GetUID())
 	return ctrl.Result{}, nil
+}
+
+// hold keeps the CR in Terminating while its target cluster cannot be reached,
+// reporting why on SecretsReady.
+func (f *Flow) hold(ctx context.Context, obj reconcile.Object, cause error) (ctrl.Result, error) {
+	before := obj.StatusSnapshot()
+	conditions.False(obj.GetConditions(), obj.GetGeneration(), conditions.TypeSecretsReady,
+		conditions.ReasonTargetClusterUnavailable, cause.Error())
+	return ctrl.Result{RequeueAfter: UnresolvedRequeue}, reconcile.PersistStatus(ctx, f.Client, obj, before, f.SubConditions)
 }
 
 func (f *Flow) warnAbandoned(obj client.Object, cause error) {

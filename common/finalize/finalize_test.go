@@ -434,3 +434,40 @@ func TestDeleteRemoteChildren_FakeClient(t *testing.T) {
 		})
 	}
 }
+
+// An engaged target that stops answering holds deletion like an unresolvable
+// one, then is abandoned once both grace windows have passed.
+func TestFlowEngagedTargetUnreachable_FakeClient(t *testing.T) {
+	ctx := context.Background()
+	mgmt, _ := newClient(t, interceptor.Funcs{}, terminating(svcFinalizer, targetcluster.RemoteChildrenFinalizer))
+	down := errors.New("dial tcp 127.0.0.1:1: connect: connection refused")
+	rc, _ := newClient(t, interceptor.Funcs{Get: func(context.Context, client.WithWatch, client.ObjectKey, client.Object, ...client.GetOption) error {
+		return down
+	}})
+	target := targetcluster.Target{Name: "edge-1", Client: rc, Reader: rc, Mapper: mapper(cmGVK)}
+	rec := events.NewFakeRecorder(10)
+	var now time.Time
+	f := &Flow{Client: mgmt, Recorder: rec, Finalizer: svcFinalizer, Kind: "Placement",
+		SubConditions: []string{conditions.TypeSecretsReady}, Now: func() time.Time { return now }}
+	resolve := func(context.Context) (targetcluster.Target, error) { return target, nil }
+
+	now = deletedAt.Add(time.Second)
+	got, err := f.Run(ctx, readCR(t, mgmt), true, resolve)
+	if err != nil || got.RequeueAfter != UnresolvedRequeue {
+		t.Fatalf("first pass = %+v, %v; want a hold", got, err)
+	}
+	cr := readCR(t, mgmt)
+	if c := apimeta.FindStatusCondition(cr.Status.Conditions, conditions.TypeSecretsReady); c == nil || c.Reason != conditions.ReasonTargetClusterUnavailable {
+		t.Errorf("SecretsReady = %+v, want TargetClusterUnavailable", c)
+	}
+	now = deletedAt.Add(DefaultAbandonGrace + 2*time.Second)
+	if got, err = f.Run(ctx, readCR(t, mgmt), true, resolve); err != nil || got != (ctrl.Result{}) {
+		t.Fatalf("after the grace = %+v, %v; want release", got, err)
+	}
+	if ev := drain(rec); len(ev) != 2 || !strings.Contains(ev[0], EventRemoteChildrenAbandoned) {
+		t.Errorf("events = %q, want two RemoteChildrenAbandoned", ev)
+	}
+	if cr := readCR(t, mgmt); !slices.Equal(cr.Finalizers, []string{keepFinalizer}) {
+		t.Errorf("finalizers = %v, want only the foreign one", cr.Finalizers)
+	}
+}

@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/c5c3/openstack-operators/common/conditions"
 	"github.com/c5c3/openstack-operators/common/pipeline"
@@ -16,7 +17,7 @@ func (r *PlacementReconciler) reconcileSecrets(ctx context.Context, s *scope) (p
 	conds := s.Conditions()
 	ready, msg, err := secrets.StoreReady(ctx, s.target.Reader, p.Namespace, p.Spec.SecretStoreRef)
 	if err != nil {
-		return pipeline.Continue(), err
+		return s.readFailed(err)
 	}
 	if !ready {
 		conditions.False(conds, s.gen(), placementv1.ConditionSecretsReady, conditions.ReasonSecretStoreNotReady, msg)
@@ -24,7 +25,7 @@ func (r *PlacementReconciler) reconcileSecrets(ctx context.Context, s *scope) (p
 	}
 	db, msg, err := secrets.Usable(ctx, s.target.Reader, p.Namespace, p.Spec.Database.SecretRef.Name, "username", "password")
 	if err != nil {
-		return pipeline.Continue(), err
+		return s.readFailed(err)
 	}
 	if db == nil {
 		conditions.False(conds, s.gen(), placementv1.ConditionSecretsReady, conditions.ReasonWaitingForDBCredentials, msg)
@@ -33,7 +34,7 @@ func (r *PlacementReconciler) reconcileSecrets(ctx context.Context, s *scope) (p
 	key := p.Spec.ServiceUser.PasswordKey()
 	user, msg, err := secrets.Usable(ctx, s.target.Reader, p.Namespace, p.Spec.ServiceUser.SecretRef.Name, key)
 	if err != nil {
-		return pipeline.Continue(), err
+		return s.readFailed(err)
 	}
 	if user == nil {
 		conditions.False(conds, s.gen(), placementv1.ConditionSecretsReady, conditions.ReasonWaitingForServiceUserCredentials, msg)
@@ -43,4 +44,15 @@ func (r *PlacementReconciler) reconcileSecrets(ctx context.Context, s *scope) (p
 	s.authtokenHash = secrets.Digest(user.Data[key])
 	conditions.True(conds, s.gen(), placementv1.ConditionSecretsReady, conditions.ReasonSecretsAvailable, "credential Secrets are available")
 	return pipeline.Continue(), nil
+}
+
+// readFailed records a read error on a target cluster (e.g. a namespace its
+// cache does not cover) on SecretsReady and returns it for backoff; on the
+// management cluster the error alone is returned.
+func (s *scope) readFailed(err error) (pipeline.Outcome, error) {
+	if s.target.Remote() {
+		conditions.False(s.Conditions(), s.gen(), placementv1.ConditionSecretsReady, conditions.ReasonTargetClusterUnavailable,
+			fmt.Sprintf("reading inputs on target cluster %s: %v", s.target.Name, err))
+	}
+	return pipeline.Continue(), err
 }

@@ -3,11 +3,15 @@ package controller
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
@@ -36,5 +40,22 @@ func TestHTTPRouteCapabilityProbeFailed_FakeMapper(t *testing.T) {
 	}
 	if out.RequeueAfter != requeueDeployment {
 		t.Errorf("requeue %v, want %v", out.RequeueAfter, requeueDeployment)
+	}
+}
+
+// A read error on a target cluster is recorded on SecretsReady and returned.
+func TestSecretsReadErrorOnTargetRecorded_FakeClient(t *testing.T) {
+	p := &placementv1.Placement{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", Generation: 2}}
+	failing := fake.NewClientBuilder().WithInterceptorFuncs(interceptor.Funcs{
+		Get: func(context.Context, client.WithWatch, client.ObjectKey, client.Object, ...client.GetOption) error {
+			return errors.New(`unable to get: ns/x because of unknown namespace for the cache`)
+		}}).Build()
+	s := &scope{placement: p, target: targetcluster.Target{Name: "remote", Client: failing, Reader: failing}}
+	if _, err := (&PlacementReconciler{}).reconcileSecrets(context.Background(), s); err == nil {
+		t.Fatal("read error swallowed")
+	}
+	c := meta.FindStatusCondition(p.Status.Conditions, placementv1.ConditionSecretsReady)
+	if c == nil || c.Reason != "TargetClusterUnavailable" || !strings.Contains(c.Message, "unknown namespace") {
+		t.Fatalf("SecretsReady = %+v", c)
 	}
 }
