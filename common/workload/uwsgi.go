@@ -15,9 +15,14 @@ const UWSGILogFormat = "%(method) %(uri) => generated %(rsize) bytes in %(msecs)
 func UWSGIArgs(port int32, wsgiFile string, u *shared.UWSGISpec) []string {
 	args := []string{"uwsgi", "--http", ":" + strconv.Itoa(int(port))}
 	if u.KeepAlive() {
-		args = append(args, "--http-keepalive")
+		// uwsgi has no --http-keepalive-timeout (the seed's spelling; uwsgi
+		// 2.0.21 refuses it and exits): the timeout is --http-keepalive's
+		// optional value, which must be joined with "=". See
+		// docs/decisions/uwsgi-keepalive-timeout.md.
 		if u != nil && u.HTTPKeepAliveTimeout != nil && *u.HTTPKeepAliveTimeout > 0 {
-			args = append(args, "--http-keepalive-timeout", strconv.Itoa(int(*u.HTTPKeepAliveTimeout)))
+			args = append(args, "--http-keepalive="+strconv.Itoa(int(*u.HTTPKeepAliveTimeout)))
+		} else {
+			args = append(args, "--http-keepalive")
 		}
 	}
 	args = append(args,

@@ -39,7 +39,7 @@ func TestUWSGIArgs(t *testing.T) {
 		{
 			name: "explicit keepalive true with timeout",
 			port: 8778, u: &shared.UWSGISpec{HTTPKeepAlive: new(true), HTTPKeepAliveTimeout: new(int32(30))},
-			want: join(head, ka, []string{"--http-keepalive-timeout", "30"}, mid, pt("2", "1"), tail),
+			want: join(head, []string{"--http-keepalive=30"}, mid, pt("2", "1"), tail),
 		},
 		{
 			name: "keepalive false drops both flags",

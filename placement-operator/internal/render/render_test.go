@@ -294,7 +294,7 @@ func TestCommand(t *testing.T) {
 		{"empty uwsgi block", uwsgi(&shared.UWSGISpec{}), cat(base, []string{"--http-keepalive"}, tail("2", "1"), []string{"--die-on-term"})},
 		{"full block", uwsgi(&shared.UWSGISpec{Processes: 4, Threads: 2, HTTPKeepAlive: new(true),
 			HTTPKeepAliveTimeout: new(int32(30)), Harakiri: new(int32(20))}),
-			cat(base, []string{"--http-keepalive", "--http-keepalive-timeout", "30"}, tail("4", "2"), []string{"--harakiri", "20", "--die-on-term"})},
+			cat(base, []string{"--http-keepalive=30"}, tail("4", "2"), []string{"--harakiri", "20", "--die-on-term"})},
 		{"keepalive false drops both flags", uwsgi(&shared.UWSGISpec{HTTPKeepAlive: new(false), HTTPKeepAliveTimeout: new(int32(30))}),
 			cat(base, tail("2", "1"), []string{"--die-on-term"})},
 		{"non-positive values dropped", uwsgi(&shared.UWSGISpec{Processes: -1, Threads: 0,
