@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/c5c3/openstack-operators/placement-operator/internal/manager"
 )
@@ -18,10 +19,15 @@ import (
 var update = flag.Bool("update", false, "rewrite docs/placement/crd-reference.md")
 
 const (
-	root      = "../../.."
-	reference = root + "/docs/placement/crd-reference.md"
-	guide     = root + "/docs/placement/README.md"
+	root            = "../../.."
+	reference       = root + "/docs/placement/crd-reference.md"
+	guide           = root + "/docs/placement/README.md"
+	troubleshooting = root + "/docs/placement/troubleshooting.md"
 )
+
+// reasonDirs hold the packages that declare condition reasons: the shared
+// reasons, the release gate's (same values), and the operator's API.
+var reasonDirs = []string{root + "/common/conditions", root + "/common/release", "../../api/v1alpha1"}
 
 func read(t *testing.T, path string) string {
 	t.Helper()
@@ -59,7 +65,7 @@ func TestCRDReferenceUpToDate(t *testing.T) {
 // Every condition type and reason the code defines is in the guide's tables.
 func TestReasonsDocumented(t *testing.T) {
 	doc := read(t, guide)
-	consts := stringConsts(t, root+"/common/conditions", "../../api/v1alpha1")
+	consts := stringConsts(t, reasonDirs...)
 	for name, value := range consts {
 		if !strings.HasPrefix(name, "Reason") && !strings.HasPrefix(name, "Type") && !strings.HasPrefix(name, "Condition") {
 			continue
@@ -73,9 +79,25 @@ func TestReasonsDocumented(t *testing.T) {
 // Every event reason emitted by the controller and the shared flows it uses.
 func TestEventsDocumented(t *testing.T) {
 	doc := read(t, guide)
+	reasons := eventReasons(t)
+	if len(reasons) < 6 {
+		t.Fatalf("found only %d event reasons; the scan is broken", len(reasons))
+	}
+	for reason, file := range reasons {
+		if !strings.Contains(doc, "`"+reason+"`") {
+			t.Errorf("event %s (%s) is not documented in %s", reason, file, guide)
+		}
+	}
+}
+
+// eventReasons maps each literal or constant event reason passed to Eventf
+// by the controller and the deletion flow to the file emitting it. Computed
+// reasons (the release gate's) are condition reasons and covered as such.
+func eventReasons(t *testing.T) map[string]string {
+	t.Helper()
 	consts := stringConsts(t, root+"/common/conditions", root+"/common/finalize", "../../api/v1alpha1")
 	call := regexp.MustCompile(`Eventf\([^,]+, nil, corev1\.EventType\w+, ("[^"]+"|[\w.]+)`)
-	found := 0
+	out := map[string]string{}
 	for _, dir := range []string{"../controller", root + "/common/finalize"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, f := range files {
@@ -89,18 +111,13 @@ func TestEventsDocumented(t *testing.T) {
 				} else if v, ok := consts[reason[strings.LastIndex(reason, ".")+1:]]; ok {
 					reason = v
 				} else {
-					continue // a computed reason (the release gate's), covered by the reason table
+					continue
 				}
-				found++
-				if !strings.Contains(doc, "`"+reason+"`") {
-					t.Errorf("event %s (%s) is not documented in %s", reason, f, guide)
-				}
+				out[reason] = f
 			}
 		}
 	}
-	if found < 6 {
-		t.Fatalf("found only %d event reasons; the scan is broken", found)
-	}
+	return out
 }
 
 func TestFlagsDocumented(t *testing.T) {
@@ -150,6 +167,169 @@ func stringConsts(t *testing.T, dirs ...string) map[string]string {
 				}
 			}
 		}
+	}
+	return out
+}
+
+// Every condition reason the code defines has its own section in the
+// troubleshooting page: a heading that is the reason alone, followed by text.
+// A section headed by a backticked name that is neither a condition reason nor
+// an event reason is stale.
+func TestTroubleshootingCoversReasons(t *testing.T) {
+	sections := markdownSections(read(t, troubleshooting))
+	reasons := map[string]string{}
+	for name, value := range stringConsts(t, reasonDirs...) {
+		if strings.HasPrefix(name, "Reason") {
+			reasons[value] = name
+		}
+	}
+	if len(reasons) < 30 {
+		t.Fatalf("found only %d condition reasons; the scan is broken", len(reasons))
+	}
+	for value, name := range reasons {
+		body, ok := sections[value]
+		if !ok {
+			t.Errorf("%s (%q) has no section in %s: add a heading \"### `%s`\" saying what it means, what to check and how to fix it",
+				name, value, troubleshooting, value)
+			continue
+		}
+		if strings.TrimSpace(body) == "" {
+			t.Errorf("the section of %q in %s is empty", value, troubleshooting)
+		}
+	}
+	events := eventReasons(t)
+	for heading := range sections {
+		if !identifier.MatchString(heading) {
+			continue
+		}
+		if _, ok := reasons[heading]; ok {
+			continue
+		}
+		if _, ok := events[heading]; ok {
+			continue
+		}
+		t.Errorf("%s has a section for %q, which the code no longer defines as a reason", troubleshooting, heading)
+	}
+}
+
+var (
+	identifier = regexp.MustCompile(`^[A-Z][A-Za-z0-9]+$`)
+	codeSpan   = regexp.MustCompile("`[^`]*`")
+)
+
+// markdownSections maps the text of each backticked-only heading (backticks
+// removed) to the text up to the next heading, skipping fenced code.
+func markdownSections(doc string) map[string]string {
+	out := map[string]string{}
+	current := ""
+	var body strings.Builder
+	flush := func() {
+		if current != "" {
+			out[current] = body.String()
+		}
+		body.Reset()
+	}
+	for _, line := range lines(doc) {
+		if text, ok := heading(line); ok {
+			flush()
+			current = ""
+			if strings.HasPrefix(text, "`") && strings.HasSuffix(text, "`") && strings.Count(text, "`") == 2 {
+				current = strings.Trim(text, "`")
+			}
+			continue
+		}
+		body.WriteString(line + "\n")
+	}
+	flush()
+	return out
+}
+
+// lines returns the lines of a Markdown document outside fenced code blocks.
+func lines(doc string) []string {
+	var out []string
+	fenced := false
+	for _, line := range strings.Split(doc, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			fenced = !fenced
+			continue
+		}
+		if !fenced {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// heading returns the text of an ATX heading line.
+func heading(line string) (string, bool) {
+	level := len(line) - len(strings.TrimLeft(line, "#"))
+	if level == 0 || level > 6 || !strings.HasPrefix(line[level:], " ") {
+		return "", false
+	}
+	return strings.TrimSpace(line[level:]), true
+}
+
+// Relative links in the Placement docs and the top-level README resolve to
+// files that exist and, with a fragment, to a heading of the target page.
+func TestDocLinksResolve(t *testing.T) {
+	pages, _ := filepath.Glob(root + "/docs/placement/*.md")
+	pages = append(pages, root+"/README.md")
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	checked := 0
+	for _, page := range pages {
+		for _, line := range lines(read(t, page)) {
+			for _, m := range link.FindAllStringSubmatch(codeSpan.ReplaceAllString(line, ""), -1) {
+				target := m[1]
+				if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+					continue
+				}
+				checked++
+				path, fragment, _ := strings.Cut(target, "#")
+				file := page
+				if path != "" {
+					file = filepath.Join(filepath.Dir(page), path)
+				}
+				if _, err := os.Stat(file); err != nil {
+					t.Errorf("%s links to %s, which does not exist", page, target)
+					continue
+				}
+				if fragment != "" && strings.HasSuffix(file, ".md") && !anchors(read(t, file))[fragment] {
+					t.Errorf("%s links to %s: no such heading in %s", page, target, file)
+				}
+			}
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("checked only %d links; the scan is broken", checked)
+	}
+}
+
+// anchors are the fragment identifiers GitHub derives from a page's headings:
+// lower case, punctuation dropped, spaces as hyphens, repeats numbered.
+func anchors(doc string) map[string]bool {
+	out := map[string]bool{}
+	seen := map[string]int{}
+	for _, line := range lines(doc) {
+		text, ok := heading(line)
+		if !ok {
+			continue
+		}
+		var b strings.Builder
+		for _, r := range strings.ToLower(text) {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		slug := b.String()
+		if n := seen[slug]; n > 0 {
+			out[slug+"-"+strconv.Itoa(n)] = true
+		} else {
+			out[slug] = true
+		}
+		seen[slug]++
 	}
 	return out
 }
