@@ -6,6 +6,7 @@ package operator
 import (
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -14,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/c5c3/openstack-operators/common/targetcluster"
 	"github.com/c5c3/openstack-operators/common/workload"
 )
 
@@ -31,12 +33,21 @@ func NewScheme(add ...func(*runtime.Scheme) error) *runtime.Scheme {
 
 // CacheOptions restrict the informers of the owned workload kinds to objects
 // labelled managed-by=<managedBy>, so unrelated Deployments, ConfigMaps and
-// Jobs of a big cluster never enter memory. Secrets are watched as metadata
-// only (see ClientOptions).
+// Jobs of a big cluster never enter memory. No cached object keeps its
+// managedFields, which nothing reads. Secrets are watched as metadata only
+// (see ClientOptions) and, since that watch sees every Secret of the
+// cluster, each is trimmed to what the watches read (TrimSecretMetadata).
 func CacheOptions(managedBy string, namespaces ...string) cache.Options {
 	sel := labels.SelectorFromSet(labels.Set{workload.ManagedByLabel: managedBy})
 	byLabel := cache.ByObject{Label: sel}
-	opts := cache.Options{ByObject: map[client.Object]cache.ByObject{}}
+	opts := cache.Options{
+		DefaultTransform: cache.TransformStripManagedFields(),
+		ByObject: map[client.Object]cache.ByObject{
+			// Keyed by the typed Secret, this applies to the Secret
+			// informer of any form: the metadata-only one is the only one.
+			&corev1.Secret{}: {Transform: TrimSecretMetadata},
+		},
+	}
 	for _, k := range WorkloadKinds() {
 		opts.ByObject[k] = byLabel
 	}
@@ -47,6 +58,56 @@ func CacheOptions(managedBy string, namespaces ...string) cache.Options {
 		}
 	}
 	return opts
+}
+
+// keptSecretLabels are the labels the operators themselves put on the
+// Secrets they create: the only ones a trimmed Secret keeps.
+var keptSecretLabels = []string{
+	workload.ManagedByLabel,
+	targetcluster.LabelOwnerKind, targetcluster.LabelOwnerName, targetcluster.LabelOwnerNamespace,
+}
+
+// TrimSecretMetadata is the cache transform of Secrets. The metadata-only
+// Secret informer holds every Secret of the cluster (a referenced credential
+// Secret may be hand-made or written by ESO, so no selector can narrow it),
+// and its events are mapped by name and namespace (referenced Secrets) or by
+// controller reference (owned Secrets). A Secret's metadata therefore keeps
+// its identity (name, namespace, uid, resourceVersion, creation and deletion
+// timestamps), its owner references and the ownership labels the operator
+// sets; managedFields, annotations (kubectl's last-applied-configuration
+// holds a whole Secret), every other label, finalizers and the rest go.
+// Anything else (a typed Secret, were one ever cached) loses its
+// managedFields only: its reader may want the rest.
+func TrimSecretMetadata(in any) (any, error) {
+	m, ok := in.(*metav1.PartialObjectMetadata)
+	if !ok {
+		return cache.TransformStripManagedFields()(in)
+	}
+	m.ObjectMeta = metav1.ObjectMeta{
+		Name:              m.Name,
+		Namespace:         m.Namespace,
+		UID:               m.UID,
+		ResourceVersion:   m.ResourceVersion,
+		CreationTimestamp: m.CreationTimestamp,
+		DeletionTimestamp: m.DeletionTimestamp,
+		OwnerReferences:   m.OwnerReferences,
+		Labels:            keepLabels(m.Labels, keptSecretLabels),
+	}
+	return m, nil
+}
+
+// keepLabels returns the entries of l under keys, nil when there are none.
+func keepLabels(l map[string]string, keys []string) map[string]string {
+	var out map[string]string
+	for _, k := range keys {
+		if v, ok := l[k]; ok {
+			if out == nil {
+				out = make(map[string]string, len(keys))
+			}
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // ClientOptions make every typed Secret read go to the API server: Secret

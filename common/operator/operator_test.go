@@ -33,8 +33,8 @@ func TestCacheOptions(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := CacheOptions("placement-operator", tt.namespaces...)
 			kinds := WorkloadKinds()
-			if len(opts.ByObject) != len(kinds) {
-				t.Errorf("ByObject has %d entries, want one per workload kind (%d)", len(opts.ByObject), len(kinds))
+			if len(opts.ByObject) != len(kinds)+1 {
+				t.Errorf("ByObject has %d entries, want one per workload kind (%d) and Secrets", len(opts.ByObject), len(kinds))
 			}
 			for _, k := range kinds {
 				var found bool

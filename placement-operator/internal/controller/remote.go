@@ -24,18 +24,21 @@ import (
 // children (mapped by ownership labels) and on the inputs read there (MariaDB,
 // Secrets, both store kinds), each reaching only the Placements that name
 // that cluster. HTTPRoutes are not watched there: the kind may not be served.
+// Like the local watches, they drop resync-only updates: the Placement
+// watch on the management cluster carries the periodic resync.
 func (r *PlacementReconciler) watchRemote(c controller.Controller) func(string, cluster.Cluster) error {
 	return func(name string, cl cluster.Cluster) error {
 		owned := handler.EnqueueRequestsFromMapFunc(r.byOwnerLabels(name))
+		drop := operator.DropResyncs()
 		var sources []source.Source
 		for _, kind := range append(operator.WorkloadKinds(), operator.MariaDBKinds()...) {
-			sources = append(sources, source.Kind(cl.GetCache(), kind, owned))
+			sources = append(sources, source.Kind(cl.GetCache(), kind, owned, drop))
 		}
 		sources = append(sources,
-			source.Kind(cl.GetCache(), client.Object(&mariadbv1alpha1.MariaDB{}), handler.EnqueueRequestsFromMapFunc(r.byMariaDB(name))),
-			source.Kind(cl.GetCache(), client.Object(secretMetadata()), handler.EnqueueRequestsFromMapFunc(r.bySecret(name))),
-			source.Kind(cl.GetCache(), client.Object(storeObject(secrets.ClusterSecretStoreGVK)), handler.EnqueueRequestsFromMapFunc(r.byStore(name))),
-			source.Kind(cl.GetCache(), client.Object(storeObject(secrets.SecretStoreGVK)), handler.EnqueueRequestsFromMapFunc(r.byStore(name))),
+			source.Kind(cl.GetCache(), client.Object(&mariadbv1alpha1.MariaDB{}), handler.EnqueueRequestsFromMapFunc(r.byMariaDB(name)), drop),
+			source.Kind(cl.GetCache(), client.Object(secretMetadata()), handler.EnqueueRequestsFromMapFunc(r.bySecret(name)), drop),
+			source.Kind(cl.GetCache(), client.Object(storeObject(secrets.ClusterSecretStoreGVK)), handler.EnqueueRequestsFromMapFunc(r.byStore(name)), drop),
+			source.Kind(cl.GetCache(), client.Object(storeObject(secrets.SecretStoreGVK)), handler.EnqueueRequestsFromMapFunc(r.byStore(name)), drop),
 		)
 		for _, src := range sources {
 			if err := c.Watch(src); err != nil {

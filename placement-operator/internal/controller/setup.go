@@ -61,20 +61,23 @@ func (r *PlacementReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Man
 		return err
 	}
 	r.GatewayAPI = served
+	// Only the Placement watch passes the periodic resync; every other
+	// watch drops it (operator.DropResyncs): one pass per CR per period.
+	drop := builder.WithPredicates(operator.DropResyncs())
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named("placement").
-		For(&placementv1.Placement{}, builder.WithPredicates(SpecOrMetadataChanged())).
-		Owns(&corev1.Secret{}, builder.OnlyMetadata).
-		WatchesMetadata(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.bySecret(""))).
-		Watches(&mariadbv1alpha1.MariaDB{}, handler.EnqueueRequestsFromMapFunc(r.byMariaDB(""))).
-		Watches(storeObject(secrets.ClusterSecretStoreGVK), handler.EnqueueRequestsFromMapFunc(r.byStore(""))).
-		Watches(storeObject(secrets.SecretStoreGVK), handler.EnqueueRequestsFromMapFunc(r.byStore(""))).
+		For(&placementv1.Placement{}, builder.WithPredicates(PlacementEvents())).
+		Owns(&corev1.Secret{}, builder.OnlyMetadata, drop).
+		WatchesMetadata(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.bySecret("")), drop).
+		Watches(&mariadbv1alpha1.MariaDB{}, handler.EnqueueRequestsFromMapFunc(r.byMariaDB("")), drop).
+		Watches(storeObject(secrets.ClusterSecretStoreGVK), handler.EnqueueRequestsFromMapFunc(r.byStore("")), drop).
+		Watches(storeObject(secrets.SecretStoreGVK), handler.EnqueueRequestsFromMapFunc(r.byStore("")), drop).
 		WithOptions(controller.Options{MaxConcurrentReconciles: opts.MaxConcurrentReconciles})
 	for _, kind := range append(operator.WorkloadKinds(), operator.MariaDBKinds()...) {
-		b = b.Owns(kind)
+		b = b.Owns(kind, drop)
 	}
 	if served {
-		b = b.Owns(&gatewayv1.HTTPRoute{})
+		b = b.Owns(&gatewayv1.HTTPRoute{}, drop)
 	}
 	c, err := b.Build(r)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/operator"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
@@ -101,6 +102,14 @@ func targetName(p *placementv1.Placement) string {
 		return ""
 	}
 	return p.Spec.TargetClusterRef.Name
+}
+
+// PlacementEvents is the predicate of the Placement watch: the changes
+// SpecOrMetadataChanged passes, and the periodic resync, which every other
+// watch drops (operator.DropResyncs), so a resync period costs one pass per
+// Placement rather than one per watched kind.
+func PlacementEvents() predicate.Predicate {
+	return predicate.Or(SpecOrMetadataChanged(), operator.Resyncs())
 }
 
 // SpecOrMetadataChanged drops status-only updates: it passes generation,

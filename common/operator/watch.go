@@ -1,0 +1,34 @@
+package operator
+
+import (
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+)
+
+// DropResyncs drops update events over an unchanged object (same
+// resourceVersion); creates, deletes and real updates pass. Every informer
+// of a controller resyncs on its own: each period it delivers every cached
+// object again as an update whose old and new objects are the same (a relist
+// over unchanged objects looks the same). A controller watching k kinds
+// besides its CR would run k passes per CR per resync period, each a full
+// pass over unchanged inputs. Put DropResyncs on every watch of a service
+// controller but its CR's, and OR Resyncs into the CR's: one pass per CR per
+// period, which is what the resync is for.
+func DropResyncs() predicate.Predicate {
+	return predicate.ResourceVersionChangedPredicate{}
+}
+
+// Resyncs passes only update events over an unchanged object: the resync.
+// OR it into the predicate of the CR's own watch, whose other predicates drop
+// updates that change nothing the controller reads (see DropResyncs).
+func Resyncs() predicate.Predicate {
+	return predicate.Funcs{
+		CreateFunc:  func(event.CreateEvent) bool { return false },
+		DeleteFunc:  func(event.DeleteEvent) bool { return false },
+		GenericFunc: func(event.GenericEvent) bool { return false },
+		UpdateFunc: func(e event.UpdateEvent) bool {
+			return e.ObjectOld != nil && e.ObjectNew != nil &&
+				e.ObjectOld.GetResourceVersion() == e.ObjectNew.GetResourceVersion()
+		},
+	}
+}
