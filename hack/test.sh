@@ -8,6 +8,7 @@ cd "$root"
 export GOFLAGS=${GOFLAGS:--buildvcs=false}
 
 hack/tools.sh etcd kube-apiserver controller-gen golangci-lint helm
+hack/debian.sh # the real servers the conformance suite starts
 KUBEBUILDER_ASSETS=$(hack/tools.sh --envtest-assets)
 export KUBEBUILDER_ASSETS
 lint=$(hack/tools.sh --path golangci-lint)

@@ -1,0 +1,306 @@
+package localsvc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// Mount is a directory shown to a container at Target.
+type Mount struct {
+	Source, Target string
+	ReadOnly       bool
+}
+
+// Container is a container of a pod template made runnable here: its
+// command, its environment resolved from the API, and its volumes written
+// to disk. It runs in its own mount namespace with every volume
+// bind-mounted at its mountPath, so the command sees exactly the paths the
+// pod would.
+type Container struct {
+	Name    string
+	Argv    []string
+	Env     []string
+	Mounts  []Mount
+	PreStop []string
+	// Grace is the pod's terminationGracePeriodSeconds (30 s when unset).
+	Grace time.Duration
+}
+
+// FromPod resolves container name of spec in namespace ns: env values from
+// literals, Secrets and ConfigMaps; volumes (configMap, secret, projected,
+// emptyDir) written under dir. home is the process's HOME.
+func FromPod(ctx context.Context, c client.Reader, ns string, spec *corev1.PodSpec, name, dir string) (*Container, error) {
+	var ctr *corev1.Container
+	for i := range spec.Containers {
+		if spec.Containers[i].Name == name {
+			ctr = &spec.Containers[i]
+		}
+	}
+	if ctr == nil {
+		return nil, fmt.Errorf("pod template has no container %q", name)
+	}
+	out := &Container{Name: name, Argv: append(append([]string{}, ctr.Command...), ctr.Args...), Grace: 30 * time.Second}
+	if spec.TerminationGracePeriodSeconds != nil {
+		out.Grace = time.Duration(*spec.TerminationGracePeriodSeconds) * time.Second
+	}
+	if ctr.Lifecycle != nil && ctr.Lifecycle.PreStop != nil && ctr.Lifecycle.PreStop.Exec != nil {
+		out.PreStop = ctr.Lifecycle.PreStop.Exec.Command
+	}
+	out.Env = BaseEnv(dir)
+	r := resolver{ctx: ctx, c: c, ns: ns}
+	for _, e := range ctr.Env {
+		v, err := r.env(e)
+		if err != nil {
+			return nil, err
+		}
+		out.Env = append(out.Env, e.Name+"="+v)
+	}
+	volumes := map[string]corev1.Volume{}
+	for _, v := range spec.Volumes {
+		volumes[v.Name] = v
+	}
+	for _, vm := range ctr.VolumeMounts {
+		v, ok := volumes[vm.Name]
+		if !ok {
+			return nil, fmt.Errorf("volumeMount %q names no volume", vm.Name)
+		}
+		src := filepath.Join(dir, "volumes", vm.Name)
+		if err := r.volume(v, src); err != nil {
+			return nil, fmt.Errorf("volume %q: %w", vm.Name, err)
+		}
+		if vm.SubPath != "" {
+			src = filepath.Join(src, vm.SubPath)
+		}
+		out.Mounts = append(out.Mounts, Mount{Source: src, Target: vm.MountPath, ReadOnly: vm.ReadOnly})
+	}
+	return out, nil
+}
+
+// Start runs the container's argv in a new mount namespace with its
+// volumes mounted. Missing mount points are created for the run; Cleanup
+// removes them again.
+func (ct *Container) Start(dir string) (*Proc, error) {
+	return Start(ct.spec(dir, ct.Name, ct.Argv))
+}
+
+// Run runs the container to completion (a Job's pod), at most timeout.
+func (ct *Container) Run(dir string, timeout time.Duration) (int, string, error) {
+	return Run(ct.spec(dir, ct.Name, ct.Argv), timeout)
+}
+
+// StopLikeKubelet runs the preStop hook, then sends SIGTERM and waits for
+// the rest of the grace period before SIGKILL, as the kubelet does. It
+// returns how long the container took to exit after the SIGTERM and an
+// error when it had to be killed.
+func (ct *Container) StopLikeKubelet(dir string, p *Proc) (time.Duration, error) {
+	start := time.Now()
+	if len(ct.PreStop) > 0 {
+		if code, log, err := Run(ct.spec(dir, ct.Name+"-prestop", ct.PreStop), ct.Grace); err != nil || code != 0 {
+			return 0, exitError("preStop", code, err, log)
+		}
+	}
+	rest := ct.Grace - time.Since(start)
+	term := time.Now()
+	if rest <= 0 {
+		return 0, p.Stop(0)
+	}
+	err := p.Stop(rest)
+	return time.Since(term), err
+}
+
+// spec wraps argv in unshare(1): a private mount namespace in which sh
+// bind-mounts every volume, then execs the command, so the process is the
+// command itself (signals reach it directly).
+func (ct *Container) spec(dir, name string, argv []string) ProcSpec {
+	var script strings.Builder
+	for i, m := range ct.Mounts {
+		if i > 0 {
+			script.WriteString(" && ")
+		}
+		fmt.Fprintf(&script, "mount --bind %s %s", shellQuote(m.Source), shellQuote(m.Target))
+		if m.ReadOnly {
+			fmt.Fprintf(&script, " && mount -o remount,bind,ro %s", shellQuote(m.Target))
+		}
+	}
+	if len(ct.Mounts) > 0 {
+		script.WriteString(" && ")
+	}
+	script.WriteString(`exec "$@"`)
+	wrapped := append([]string{"unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", script.String(), "sh"}, argv...)
+	return ProcSpec{Name: name, Dir: dir, Argv: wrapped, Env: ct.Env}
+}
+
+// MountPoints creates the mount points that do not exist yet and returns
+// a function removing those it created.
+func (ct *Container) MountPoints() (func(), error) {
+	var created []string
+	undo := func() {
+		for i := len(created) - 1; i >= 0; i-- {
+			_ = os.Remove(created[i])
+		}
+	}
+	for _, m := range ct.Mounts {
+		missing := []string{}
+		for p := m.Target; p != "/"; p = filepath.Dir(p) {
+			if _, err := os.Stat(p); err == nil {
+				break
+			}
+			missing = append(missing, p)
+		}
+		for i := len(missing) - 1; i >= 0; i-- {
+			if err := os.Mkdir(missing[i], 0o755); err != nil {
+				undo()
+				return nil, err
+			}
+			created = append(created, missing[i])
+		}
+	}
+	return undo, nil
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+type resolver struct {
+	ctx context.Context
+	c   client.Reader
+	ns  string
+}
+
+func (r resolver) env(e corev1.EnvVar) (string, error) {
+	if e.ValueFrom == nil {
+		return e.Value, nil
+	}
+	switch {
+	case e.ValueFrom.SecretKeyRef != nil:
+		ref := e.ValueFrom.SecretKeyRef
+		data, err := r.secret(ref.Name)
+		if err != nil {
+			return "", fmt.Errorf("env %s: %w", e.Name, err)
+		}
+		v, ok := data[ref.Key]
+		if !ok {
+			return "", fmt.Errorf("env %s: Secret %s has no key %q", e.Name, ref.Name, ref.Key)
+		}
+		return string(v), nil
+	case e.ValueFrom.ConfigMapKeyRef != nil:
+		ref := e.ValueFrom.ConfigMapKeyRef
+		data, err := r.configMap(ref.Name)
+		if err != nil {
+			return "", fmt.Errorf("env %s: %w", e.Name, err)
+		}
+		v, ok := data[ref.Key]
+		if !ok {
+			return "", fmt.Errorf("env %s: ConfigMap %s has no key %q", e.Name, ref.Name, ref.Key)
+		}
+		return string(v), nil
+	}
+	return "", fmt.Errorf("env %s: unsupported valueFrom", e.Name)
+}
+
+func (r resolver) secret(name string) (map[string][]byte, error) {
+	var s corev1.Secret
+	if err := r.c.Get(r.ctx, client.ObjectKey{Namespace: r.ns, Name: name}, &s); err != nil {
+		return nil, err
+	}
+	return s.Data, nil
+}
+
+func (r resolver) configMap(name string) (map[string][]byte, error) {
+	var cm corev1.ConfigMap
+	if err := r.c.Get(r.ctx, client.ObjectKey{Namespace: r.ns, Name: name}, &cm); err != nil {
+		return nil, err
+	}
+	data := map[string][]byte{}
+	for k, v := range cm.Data {
+		data[k] = []byte(v)
+	}
+	for k, v := range cm.BinaryData {
+		data[k] = v
+	}
+	return data, nil
+}
+
+// volume writes the volume's files into dir.
+func (r resolver) volume(v corev1.Volume, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	switch {
+	case v.EmptyDir != nil:
+		return nil
+	case v.ConfigMap != nil:
+		data, err := r.configMap(v.ConfigMap.Name)
+		if err != nil {
+			return err
+		}
+		return writeItems(dir, data, v.ConfigMap.Items, v.ConfigMap.DefaultMode)
+	case v.Secret != nil:
+		data, err := r.secret(v.Secret.SecretName)
+		if err != nil {
+			return err
+		}
+		return writeItems(dir, data, v.Secret.Items, v.Secret.DefaultMode)
+	case v.Projected != nil:
+		for _, src := range v.Projected.Sources {
+			var data map[string][]byte
+			var items []corev1.KeyToPath
+			var err error
+			switch {
+			case src.Secret != nil:
+				data, err = r.secret(src.Secret.Name)
+				items = src.Secret.Items
+			case src.ConfigMap != nil:
+				data, err = r.configMap(src.ConfigMap.Name)
+				items = src.ConfigMap.Items
+			default:
+				return errors.New("unsupported projected source")
+			}
+			if err != nil {
+				return err
+			}
+			if err := writeItems(dir, data, items, v.Projected.DefaultMode); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return errors.New("unsupported volume source")
+}
+
+func writeItems(dir string, data map[string][]byte, items []corev1.KeyToPath, mode *int32) error {
+	perm := os.FileMode(0o644)
+	if mode != nil {
+		perm = os.FileMode(*mode)
+	}
+	paths := map[string]string{}
+	if len(items) == 0 {
+		for k := range data {
+			paths[k] = k
+		}
+	}
+	for _, it := range items {
+		paths[it.Key] = it.Path
+	}
+	for key, path := range paths {
+		v, ok := data[key]
+		if !ok {
+			return fmt.Errorf("key %q missing", key)
+		}
+		target := filepath.Join(dir, path)
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(target, v, perm); err != nil {
+			return err
+		}
+	}
+	return nil
+}

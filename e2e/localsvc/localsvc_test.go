@@ -1,0 +1,94 @@
+package localsvc
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+func TestStopDrainsOnSIGTERM(t *testing.T) {
+	p, err := Start(ProcSpec{Name: "sleeper", Dir: t.TempDir(), Argv: []string{"sleep", "60"}, Env: BaseEnv(t.TempDir())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Stop(10 * time.Second); err != nil {
+		t.Fatalf("sleep ignores nothing, yet Stop reported: %v", err)
+	}
+	if !p.Exited() {
+		t.Fatal("not exited after Stop")
+	}
+}
+
+func TestStopKillsTheGroupAfterTheGrace(t *testing.T) {
+	dir := t.TempDir()
+	// The shell ignores SIGTERM and leaves a child in its process group.
+	p, err := Start(ProcSpec{Name: "stubborn", Dir: dir, Argv: []string{"/bin/sh", "-c", `trap "" TERM; sleep 60 & echo started; wait`}, Env: BaseEnv(dir)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.WaitLog("started", 1, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Stop(300 * time.Millisecond); err == nil {
+		t.Fatal("Stop of a process ignoring SIGTERM reported a clean exit")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for slices.ContainsFunc(Leftovers(), func(s string) bool { return strings.HasPrefix(s, "stubborn") }) {
+		if time.Now().After(deadline) {
+			t.Fatalf("process group still alive after SIGKILL: %v", Leftovers())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestRunReportsExitCodeAndTimeout(t *testing.T) {
+	dir := t.TempDir()
+	code, log, err := Run(ProcSpec{Name: "exit3", Dir: dir, Argv: []string{"/bin/sh", "-c", "echo out; exit 3"}, Env: BaseEnv(dir)}, 10*time.Second)
+	if err != nil || code != 3 || !strings.Contains(log, "out") {
+		t.Fatalf("Run = %d, %q, %v; want 3 with the output", code, log, err)
+	}
+	if _, _, err := Run(ProcSpec{Name: "slow", Dir: dir, Argv: []string{"sleep", "60"}, Env: BaseEnv(dir)}, 200*time.Millisecond); err == nil {
+		t.Fatal("Run of a command outliving its timeout reported no error")
+	}
+}
+
+// TestContainerSeesVolumesAtTheirMountPaths runs a command in its own mount
+// namespace (needs root, as the suites do) and checks it reads the volume
+// at the mount path, read-only, while the host path stays untouched.
+func TestContainerSeesVolumesAtTheirMountPaths(t *testing.T) {
+	dir := t.TempDir()
+	vol := filepath.Join(dir, "vol")
+	if err := writeItems(vol, map[string][]byte{"a.conf": []byte("from-volume"), "skip": []byte("x")},
+		[]corev1.KeyToPath{{Key: "a.conf", Path: "sub/a.conf"}}, new(int32(0o640))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(vol, "skip")); !os.IsNotExist(err) {
+		t.Fatal("a key not listed in items was written")
+	}
+	if fi, err := os.Stat(filepath.Join(vol, "sub", "a.conf")); err != nil || fi.Mode().Perm() != 0o640 {
+		t.Fatalf("item file: %v, %v; want mode 0640", fi, err)
+	}
+	target := filepath.Join("/tmp", "localsvc-mount-test-"+filepath.Base(dir))
+	ct := &Container{Name: "reader", Env: BaseEnv(dir), Mounts: []Mount{{Source: vol, Target: target, ReadOnly: true}},
+		Argv: []string{"/bin/sh", "-c", "cat " + target + "/sub/a.conf; touch " + target + "/new 2>/dev/null && echo writable || echo read-only"}}
+	undo, err := ct.MountPoints()
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, log, err := ct.Run(dir, 30*time.Second)
+	undo()
+	if err != nil || code != 0 {
+		t.Fatalf("container run: %d, %v\n%s", code, err, log)
+	}
+	if !strings.Contains(log, "from-volume") || !strings.Contains(log, "read-only") {
+		t.Fatalf("container output %q, want the volume's content and a read-only mount", log)
+	}
+	if _, err := os.Stat(target); !os.IsNotExist(err) {
+		t.Fatalf("mount point %s left behind: %v", target, err)
+	}
+}

@@ -1,0 +1,212 @@
+package localsvc
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// ProcSpec describes one process.
+type ProcSpec struct {
+	// Name labels the process in errors and names its log file.
+	Name string
+	// Dir is the working directory; the log file is written there too.
+	Dir string
+	// Argv is the command line; Argv[0] is looked up on PATH.
+	Argv []string
+	// Env is the whole environment (nothing is inherited).
+	Env []string
+}
+
+// Proc is a running process group.
+type Proc struct {
+	Name    string
+	LogPath string
+
+	cmd  *exec.Cmd
+	done chan struct{}
+	mu   sync.Mutex
+	err  error
+}
+
+// started remembers every process this package started, for Leftovers.
+var started struct {
+	sync.Mutex
+	procs []*Proc
+}
+
+// Leftovers names the processes started here whose process group still
+// has a live member: a suite calls it after its teardown to prove it left
+// nothing running.
+func Leftovers() []string {
+	started.Lock()
+	defer started.Unlock()
+	var out []string
+	for _, p := range started.procs {
+		if !p.Exited() || syscall.Kill(-p.cmd.Process.Pid, 0) == nil {
+			out = append(out, fmt.Sprintf("%s (pid %d)", p.Name, p.cmd.Process.Pid))
+		}
+	}
+	return out
+}
+
+// BaseEnv is the environment every process starts from: the system's tools
+// before any user-level interpreter (Debian's scripts need /usr/bin/python3).
+func BaseEnv(home string) []string {
+	return []string{"PATH=/usr/sbin:/usr/bin:/sbin:/bin", "HOME=" + home, "LANG=C.UTF-8"}
+}
+
+// Start runs spec as the leader of a new process group; its output goes to
+// <Dir>/<Name>.log. The group is killed if the test process dies.
+func Start(spec ProcSpec) (*Proc, error) {
+	if len(spec.Argv) == 0 {
+		return nil, errors.New("localsvc: empty command")
+	}
+	logPath := spec.Dir + "/" + spec.Name + ".log"
+	f, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = f.Close() }()
+	cmd := exec.Command(spec.Argv[0], spec.Argv[1:]...) //nolint:gosec // test harness runs what the suite asks for
+	cmd.Dir = spec.Dir
+	cmd.Env = spec.Env
+	cmd.Stdout, cmd.Stderr = f, f
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s: %w", spec.Name, err)
+	}
+	p := &Proc{Name: spec.Name, LogPath: logPath, cmd: cmd, done: make(chan struct{})}
+	started.Lock()
+	started.procs = append(started.procs, p)
+	started.Unlock()
+	go func() {
+		err := cmd.Wait()
+		p.mu.Lock()
+		p.err = err
+		p.mu.Unlock()
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// Run starts spec and waits for it, at most timeout; a process still running
+// then is killed and reported as timed out.
+func Run(spec ProcSpec, timeout time.Duration) (exitCode int, log string, err error) {
+	p, err := Start(spec)
+	if err != nil {
+		return -1, "", err
+	}
+	select {
+	case <-p.Done():
+	case <-time.After(timeout):
+		_ = p.Stop(0)
+		return -1, p.Log(), fmt.Errorf("%s: still running after %s", spec.Name, timeout)
+	}
+	return p.ExitCode(), p.Log(), nil
+}
+
+// Done is closed when the process has exited.
+func (p *Proc) Done() <-chan struct{} { return p.done }
+
+// Exited reports whether the process has exited.
+func (p *Proc) Exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// ExitCode is the exit status once exited: -1 while running or when killed
+// by a signal.
+func (p *Proc) ExitCode() int {
+	if !p.Exited() {
+		return -1
+	}
+	return p.cmd.ProcessState.ExitCode()
+}
+
+// Pid is the process (and process group) id.
+func (p *Proc) Pid() int { return p.cmd.Process.Pid }
+
+// Signal sends sig to the whole process group.
+func (p *Proc) Signal(sig syscall.Signal) error {
+	if p.Exited() {
+		return nil
+	}
+	err := syscall.Kill(-p.cmd.Process.Pid, sig)
+	if errors.Is(err, syscall.ESRCH) {
+		return nil
+	}
+	return err
+}
+
+// Stop sends SIGTERM to the group and waits up to grace for the leader to
+// exit, then SIGKILLs the group. It returns an error when SIGKILL was needed.
+func (p *Proc) Stop(grace time.Duration) error {
+	if grace > 0 {
+		_ = p.Signal(syscall.SIGTERM)
+		select {
+		case <-p.done:
+			_ = p.Signal(syscall.SIGKILL) // stragglers of the group
+			return nil
+		case <-time.After(grace):
+		}
+	}
+	_ = p.Signal(syscall.SIGKILL)
+	<-p.done
+	if grace > 0 {
+		return fmt.Errorf("%s did not exit within %s of SIGTERM; killed", p.Name, grace)
+	}
+	return nil
+}
+
+// Log returns what the process has written so far.
+func (p *Proc) Log() string {
+	b, err := os.ReadFile(p.LogPath)
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
+}
+
+// WaitLog waits until the log contains s n times or the process exits.
+func (p *Proc) WaitLog(s string, n int, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		if strings.Count(p.Log(), s) >= n {
+			return nil
+		}
+		if p.Exited() {
+			return fmt.Errorf("%s exited (code %d) before logging %q ×%d:\n%s", p.Name, p.ExitCode(), s, n, tail(p.Log()))
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s: %q ×%d not logged within %s:\n%s", p.Name, s, n, timeout, tail(p.Log()))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// tail keeps the end of a log for error messages.
+func tail(s string) string {
+	const max = 4000
+	if len(s) > max {
+		return "…" + s[len(s)-max:]
+	}
+	return s
+}
+
+// exitError reports a command that failed to run (err) or exited non-zero.
+func exitError(what string, code int, err error, log string) error {
+	if err != nil {
+		return fmt.Errorf("%s: %w\n%s", what, err, tail(log))
+	}
+	return fmt.Errorf("%s exited with code %d:\n%s", what, code, tail(log))
+}

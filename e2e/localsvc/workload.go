@@ -1,0 +1,67 @@
+package localsvc
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// Prepared is a container of a Job or Deployment resolved from the API,
+// with its files under Dir and its mount points in place. Release undoes
+// both.
+type Prepared struct {
+	*Container
+	Dir     string
+	release func()
+}
+
+// Release removes the mount points made for the container and its files.
+func (p *Prepared) Release() {
+	p.release()
+	_ = os.RemoveAll(p.Dir)
+}
+
+// PrepareJob resolves the first container of a Job's pod template.
+func PrepareJob(ctx context.Context, c client.Reader, job *batchv1.Job) (*Prepared, error) {
+	spec := &job.Spec.Template.Spec
+	if len(spec.Containers) == 0 {
+		return nil, fmt.Errorf("job %s has no container", job.Name)
+	}
+	return prepare(ctx, c, job.Namespace, spec, spec.Containers[0].Name, job.Name)
+}
+
+// PrepareDeployment resolves container name of a Deployment's pod template.
+func PrepareDeployment(ctx context.Context, c client.Reader, d *appsv1.Deployment, name string) (*Prepared, error) {
+	return prepare(ctx, c, d.Namespace, &d.Spec.Template.Spec, name, d.Name)
+}
+
+func prepare(ctx context.Context, c client.Reader, ns string, spec *corev1.PodSpec, name, owner string) (*Prepared, error) {
+	dir, err := os.MkdirTemp("", owner+"-")
+	if err != nil {
+		return nil, err
+	}
+	ct, err := FromPod(ctx, c, ns, spec, name, dir)
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, err
+	}
+	undo, err := ct.MountPoints()
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, err
+	}
+	return &Prepared{Container: ct, Dir: dir, release: undo}, nil
+}
+
+// Start starts the container (a Deployment's pod).
+func (p *Prepared) Start() (*Proc, error) { return p.Container.Start(p.Dir) }
+
+// RunTimeout bounds a Job's run: the db-sync script retries an unreachable
+// database forever by design (max_retries = -1).
+const RunTimeout = 3 * time.Minute
