@@ -89,6 +89,9 @@ func New(ctx context.Context, cfg *rest.Config, o *Options) (ctrl.Manager, *cont
 			return nil, nil, err
 		}
 	}
+	if o.ProbeURLAnnotation {
+		r.ProbeURL = annotatedProbeURL(r.ProbeURL)
+	}
 	if err := r.SetupWithManager(ctx, mgr, controller.Options{MaxConcurrentReconciles: o.MaxConcurrentReconciles}); err != nil {
 		return nil, nil, err
 	}

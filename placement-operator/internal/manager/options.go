@@ -6,6 +6,8 @@ package manager
 import (
 	"flag"
 	"time"
+
+	"github.com/c5c3/openstack-operators/common/probe"
 )
 
 // Options are the operator's flags.
@@ -25,6 +27,9 @@ type Options struct {
 	// ProbeViaAPIServer sends the health probe through the API server's
 	// services/proxy, for an operator running outside the cluster network.
 	ProbeViaAPIServer bool
+	// ProbeURLAnnotation honours the probe.URLAnnotation loopback URL on a
+	// Placement, for an operator run next to a locally started API.
+	ProbeURLAnnotation bool
 	// AbandonGrace is how long deletion waits for an unreachable target cluster.
 	AbandonGrace time.Duration
 }
@@ -43,6 +48,7 @@ func BindFlags(fs *flag.FlagSet) *Options {
 	fs.StringVar(&o.ClustersNamespace, "clusters-namespace", "c5c3-clusters", "namespace of the target-cluster registration Secrets; empty disables target clusters")
 	fs.IntVar(&o.MaxConcurrentReconciles, "max-concurrent-reconciles", 2, "Placements reconciled in parallel")
 	fs.BoolVar(&o.ProbeViaAPIServer, "probe-via-apiserver", false, "send the API health probe through the API server's services/proxy (operator outside the cluster network)")
+	fs.BoolVar(&o.ProbeURLAnnotation, "probe-url-annotation", false, "probe the loopback URL in a Placement's "+probe.URLAnnotation+" annotation instead of its Service (development and e2e runs outside the cluster; never in production)")
 	fs.DurationVar(&o.AbandonGrace, "abandon-grace", 5*time.Minute, "how long deletion waits for an unreachable target cluster before abandoning its children")
 	return o
 }

@@ -21,3 +21,14 @@ func apiServerProxy(cfg *rest.Config) (*http.Client, func(*placementv1.Placement
 		return probe.ServiceProxyURL(cfg.Host, p.Namespace, p.Name, placementv1.APIPort)
 	}, nil
 }
+
+// annotatedProbeURL lets a Placement's probe-URL annotation win over next
+// (the in-cluster URL, or the services/proxy mapping).
+func annotatedProbeURL(next func(*placementv1.Placement, string) string) func(*placementv1.Placement, string) string {
+	return func(p *placementv1.Placement, inCluster string) string {
+		if next != nil {
+			inCluster = next(p, inCluster)
+		}
+		return probe.OverrideURL(p, inCluster)
+	}
+}
