@@ -182,7 +182,7 @@ func (s *scenario) startStandIns(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := standins.SetupWithManager(mgr); err != nil {
+	if err := standins.SetupWithManager(mgr, nil); err != nil {
 		return err
 	}
 	if err := standins.SetupWorkloadsWithManager(mgr); err != nil {

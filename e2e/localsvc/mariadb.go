@@ -104,3 +104,15 @@ func (m *MariaDB) Stop() error {
 func sqlString(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s)
 }
+
+// QueryAs runs SQL over TCP as user with password, as a client would.
+func (m *MariaDB) QueryAs(user, password, db, sql string) (string, error) {
+	cmd := exec.Command("mariadb", "--no-defaults", "-h", "127.0.0.1", "-P", strconv.Itoa(m.Port),
+		"-u", user, "-p"+password, "-N", "-B", "-D", db, "-e", sql)
+	cmd.Env = BaseEnv(m.dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("mariadb as %s: %w: %s", user, err, out)
+	}
+	return strings.TrimSpace(string(out)), nil
+}

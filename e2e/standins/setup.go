@@ -31,18 +31,24 @@ type StandIn interface {
 	SetupWithManager(ctrl.Manager) error
 }
 
-// All returns every stand-in, writing through c.
-func All(c client.Client) []StandIn {
+// All returns every stand-in, writing through c. With db set, Database,
+// User and Grant objects are carried out on that real server; without, they
+// are only marked Ready.
+func All(c client.Client, db SQL) []StandIn {
 	all := []StandIn{NewMariaDB(c), NewDatabase(c), NewUser(c), NewGrant(c)}
+	if db != nil {
+		all = []StandIn{NewMariaDB(c), NewSQLDatabase(c, db), NewSQLUser(c, db), NewSQLGrant(c, db)}
+	}
 	for _, s := range NewSecretStores(c) {
 		all = append(all, s)
 	}
 	return all
 }
 
-// SetupWithManager registers every stand-in with the manager's client.
-func SetupWithManager(mgr ctrl.Manager) error {
-	for _, r := range All(mgr.GetClient()) {
+// SetupWithManager registers every stand-in with the manager's client; db
+// as in All.
+func SetupWithManager(mgr ctrl.Manager, db SQL) error {
+	for _, r := range All(mgr.GetClient(), db) {
 		if err := r.SetupWithManager(mgr); err != nil {
 			return fmt.Errorf("setting up stand-in: %w", err)
 		}

@@ -2,7 +2,9 @@ package standins_test
 
 import (
 	"context"
+
 	"fmt"
+	"go.uber.org/zap/zapcore"
 	"net/http"
 	"os"
 	"sync"
@@ -18,6 +20,7 @@ import (
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/c5c3/openstack-operators/common/testenv"
@@ -29,6 +32,7 @@ import (
 var cfg *rest.Config
 
 func TestMain(m *testing.M) {
+	ctrl.SetLogger(zap.New(zap.Level(zapcore.ErrorLevel)))
 	env, c, err := testenv.Start(testenv.Options{WithoutGatewayAPI: true})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -184,7 +188,7 @@ func TestPassFlipsEveryKindOnceThenWritesNothing(t *testing.T) {
 	const ns, name = "direct", "one"
 	fixture(t, newClient(t, nil), ns, name)
 	var writes writeCounter
-	all := standins.All(newClient(t, writes.wrap))
+	all := standins.All(newClient(t, writes.wrap), nil)
 
 	pass(t, all, ns, name)
 	must(t, checkReady(newClient(t, nil), ns, name))
@@ -205,7 +209,7 @@ func TestManagerMarksNewObjectsReady(t *testing.T) {
 		Scheme: scheme, Metrics: metricsserver.Options{BindAddress: "0"}, HealthProbeBindAddress: "0",
 	})
 	must(t, err)
-	must(t, standins.SetupWithManager(mgr))
+	must(t, standins.SetupWithManager(mgr, nil))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() { _ = mgr.Start(ctx) }()

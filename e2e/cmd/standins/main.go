@@ -38,7 +38,7 @@ func main() {
 		log.Error(err, "creating manager")
 		os.Exit(1)
 	}
-	if err := standins.SetupWithManager(mgr); err != nil {
+	if err := standins.SetupWithManager(mgr, nil); err != nil {
 		log.Error(err, "setting up stand-ins")
 		os.Exit(1)
 	}
