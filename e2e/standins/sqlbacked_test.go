@@ -86,8 +86,11 @@ func TestSQLBackedStandInsOnARealServer(t *testing.T) {
 			}
 		}
 		got, err := db.Query("SELECT (SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'shop') + (SELECT COUNT(*) FROM mysql.user WHERE user = 'shopper')")
-		if err != nil || got != "0" {
-			return fmt.Errorf("schema or account left: %q %v", got, err)
+		if err != nil {
+			return err
+		}
+		if got != "0" {
+			return fmt.Errorf("schema or account left: %q", got)
 		}
 		return nil
 	})
