@@ -119,6 +119,20 @@ func mapper(gvks ...schema.GroupVersionKind) apimeta.RESTMapper {
 	return m
 }
 
+// failingMapper answers RESTMapping for kind with an error other than NoMatch,
+// as a target whose discovery fails does; no real API server does so on demand.
+type failingMapper struct {
+	apimeta.RESTMapper
+	kind schema.GroupKind
+}
+
+func (m failingMapper) RESTMapping(gk schema.GroupKind, versions ...string) (*apimeta.RESTMapping, error) {
+	if gk == m.kind {
+		return nil, errors.New("discovery: connection refused")
+	}
+	return m.RESTMapper.RESTMapping(gk, versions...)
+}
+
 var (
 	cmGVK     = corev1.SchemeGroupVersion.WithKind("ConfigMap")
 	secretGVK = corev1.SchemeGroupVersion.WithKind("Secret")
@@ -152,6 +166,10 @@ func TestFlowRun_FakeClient(t *testing.T) {
 		wantStatus     int
 		// wantRemoteLeft are the remote ConfigMaps expected to survive.
 		wantRemoteLeft []string
+		// secretDiscoveryFails makes the target's discovery of Secrets fail.
+		secretDiscoveryFails bool
+		// wantHoldIn is in the hold's message; empty means the resolver error.
+		wantHoldIn string
 	}{
 		{
 			name: "local CR with live MariaDB CRs holds", finalizers: []string{svcFinalizer},
@@ -231,6 +249,25 @@ func TestFlowRun_FakeClient(t *testing.T) {
 			wantRemoteLeft: []string{"foreign", "other-ns"},
 		},
 		{
+			// Secrets may still be there: releasing now would leave them behind.
+			name: "remote-children: a discovery failure holds the finalizer", finalizers: []string{targetcluster.RemoteChildrenFinalizer}, remote: true,
+			secretDiscoveryFails: true,
+			remoteObjs:           []client.Object{configMap("placement-config", testNS, ownLabels)},
+			passes:               []time.Duration{time.Second}, want: ctrl.Result{RequeueAfter: 15 * time.Second},
+			wantFinalizers: []string{keepFinalizer, targetcluster.RemoteChildrenFinalizer}, wantHold: true, wantStatus: 1,
+			wantHoldIn: "remote Secret: probing /v1, Kind=Secret: discovery: connection refused",
+		},
+		{
+			name: "remote-children: a discovery failure past both windows abandons", finalizers: []string{targetcluster.RemoteChildrenFinalizer}, remote: true,
+			secretDiscoveryFails: true,
+			remoteObjs:           []client.Object{configMap("placement-config", testNS, ownLabels)},
+			passes:               []time.Duration{time.Minute, 6 * time.Minute},
+			wantEvents: []string{
+				"Warning RemoteChildrenAbandoned target cluster unreachable past 5m0s; children (Deployment, Service, ConfigMaps, Secrets, Jobs, MariaDB CRs) stay behind on it: remote Secret: probing /v1, Kind=Secret: discovery: connection refused",
+			},
+			wantFinalizers: []string{keepFinalizer}, wantStatus: 1,
+		},
+		{
 			name: "remote-children finalizer alone", finalizers: []string{targetcluster.RemoteChildrenFinalizer}, remote: true,
 			remoteObjs:     []client.Object{configMap("placement-config", testNS, ownLabels)},
 			passes:         []time.Duration{time.Second},
@@ -245,6 +282,9 @@ func TestFlowRun_FakeClient(t *testing.T) {
 			if tt.remote {
 				rc, _ := newClient(t, interceptor.Funcs{}, tt.remoteObjs...)
 				target = targetcluster.Target{Name: "edge-1", Client: rc, Reader: rc, Mapper: mapper(cmGVK)}
+				if tt.secretDiscoveryFails {
+					target.Mapper = failingMapper{RESTMapper: mapper(cmGVK, secretGVK), kind: secretGVK.GroupKind()}
+				}
 			}
 			rec := events.NewFakeRecorder(10)
 			var released []types.NamespacedName
@@ -308,8 +348,12 @@ func TestFlowRun_FakeClient(t *testing.T) {
 			}
 			sc := apimeta.FindStatusCondition(cr.Status.Conditions, conditions.TypeSecretsReady)
 			if tt.wantHold {
-				if sc == nil || sc.Status != metav1.ConditionFalse || sc.Reason != conditions.ReasonTargetClusterUnavailable || sc.Message != unreachable.Error() {
-					t.Errorf("SecretsReady = %+v, want False/TargetClusterUnavailable with the resolver error", sc)
+				cause := tt.wantHoldIn
+				if cause == "" {
+					cause = unreachable.Error()
+				}
+				if sc == nil || sc.Status != metav1.ConditionFalse || sc.Reason != conditions.ReasonTargetClusterUnavailable || !strings.Contains(sc.Message, cause) {
+					t.Errorf("SecretsReady = %+v, want False/TargetClusterUnavailable with %q", sc, cause)
 				}
 			}
 			if tt.remote && !tt.unresolvable {
@@ -364,6 +408,7 @@ func TestDeleteRemoteChildren_FakeClient(t *testing.T) {
 		name      string
 		served    []schema.GroupVersionKind
 		funcs     interceptor.Funcs
+		failing   *schema.GroupVersionKind // discovery of this kind fails
 		wantErrIn string
 		wantLeft  []string
 	}{
@@ -374,6 +419,13 @@ func TestDeleteRemoteChildren_FakeClient(t *testing.T) {
 		{
 			name: "a kind the cluster does not serve is skipped", served: []schema.GroupVersionKind{cmGVK},
 			wantLeft: []string{"ConfigMap/glance-config", "ConfigMap/other-ns", "Secret/placement-db"},
+		},
+		{
+			// A transient discovery failure is no proof the kind is absent:
+			// the error holds the finalizer; the other kinds are still handled.
+			name: "discovery failure is returned", served: []schema.GroupVersionKind{cmGVK, secretGVK}, failing: &secretGVK,
+			wantErrIn: "remote Secret: probing /v1, Kind=Secret: discovery: connection refused",
+			wantLeft:  []string{"ConfigMap/glance-config", "ConfigMap/other-ns", "Secret/placement-db"},
 		},
 		{
 			name: "list failure is returned", served: []schema.GroupVersionKind{cmGVK},
@@ -401,15 +453,20 @@ func TestDeleteRemoteChildren_FakeClient(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := context.Background()
 			rc, _ := newClient(t, tt.funcs, objs()...)
-			target := targetcluster.Target{Name: "edge-1", Client: rc, Reader: rc, Mapper: mapper(tt.served...)}
+			m := mapper(tt.served...)
+			if tt.failing != nil {
+				m = failingMapper{RESTMapper: m, kind: tt.failing.GroupKind()}
+			}
+			target := targetcluster.Target{Name: "edge-1", Client: rc, Reader: rc, Mapper: m}
 			err := DeleteRemoteChildren(ctx, target, []RemoteKind{cmGVK, secretGVK}, "Placement", owner)
 			if tt.wantErrIn != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErrIn) {
 					t.Fatalf("error = %v, want one containing %q", err, tt.wantErrIn)
 				}
-				return
-			}
-			if err != nil {
+				if tt.wantLeft == nil {
+					return
+				}
+			} else if err != nil {
 				t.Fatalf("DeleteRemoteChildren: %v", err)
 			}
 			var left []string
