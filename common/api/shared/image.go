@@ -6,7 +6,9 @@ type ImageSpec struct {
 	// Repository is the image repository, e.g. registry.example.org/openstack/placement.
 	// +kubebuilder:validation:Pattern=`^[a-z0-9]+([._:/-][a-z0-9]+)*$`
 	Repository string `json:"repository"`
-	// Tag pins the image by tag; a tag starting with YYYY.N must name spec.openStackRelease.
+	// Tag pins the image by tag. A tag that is wholly a release, YYYY.N or
+	// YYYY.N-suffix (2025.2, 2025.2-p1), must name spec.openStackRelease; any
+	// other tag (latest, 2025.2.3, 2025.2rc1) names no release and is not checked.
 	// +kubebuilder:validation:Pattern=`^[a-zA-Z0-9_][a-zA-Z0-9._-]{0,127}$`
 	// +optional
 	Tag string `json:"tag,omitempty"`

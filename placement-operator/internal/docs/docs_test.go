@@ -13,6 +13,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/c5c3/openstack-operators/common/release"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/manager"
 )
 
@@ -59,6 +60,47 @@ func TestCRDReferenceUpToDate(t *testing.T) {
 		if r.Description == "" && !strings.HasPrefix(r.Path, "status.conditions") {
 			t.Errorf("field %s has no description (add a Go doc comment)", r.Path)
 		}
+	}
+}
+
+// spec.image.tag's description says which tags the release check reads: the
+// examples it gives of tags naming a release, and of tags naming none, are
+// read that way by the release parser.
+func TestImageTagDescriptionMatchesReleaseCheck(t *testing.T) {
+	rows, err := Rows([]byte(read(t, "../../config/crd/placement.openstack.c5c3.io_placements.yaml")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var desc string
+	for _, r := range rows {
+		if r.Path == "spec.image.tag" {
+			desc = oneLine(r.Description)
+		}
+	}
+	if desc == "" {
+		t.Fatal("spec.image.tag has no description")
+	}
+	for _, tc := range []struct {
+		tag     string
+		release bool
+	}{
+		{"2025.2", true}, {"2025.2-p1", true},
+		// These start with YYYY.N but are not wholly a release.
+		{"2025.2.3", false}, {"2025.2rc1", false},
+		{"latest", false},
+	} {
+		if !strings.Contains(desc, tc.tag) {
+			t.Errorf("spec.image.tag description %q gives no example %s", desc, tc.tag)
+		}
+		if _, err := release.Parse(tc.tag); (err == nil) != tc.release {
+			t.Errorf("release.Parse(%q) error %v; the description says it names a release: %v", tc.tag, err, tc.release)
+		}
+		if refused := release.CheckTag(tc.tag, "2024.1") != nil; refused != tc.release {
+			t.Errorf("CheckTag(%q) refused = %v, want %v", tc.tag, refused, tc.release)
+		}
+	}
+	if strings.Contains(desc, "starting with") {
+		t.Errorf("spec.image.tag description %q: the check reads whole tags, not prefixes", desc)
 	}
 }
 
