@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"slices"
 
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
@@ -23,7 +24,8 @@ import (
 // watchRemote adds, on a newly engaged target cluster, watches on the
 // children (mapped by ownership labels) and on the inputs read there (MariaDB,
 // Secrets, both store kinds), each reaching only the Placements that name
-// that cluster. HTTPRoutes are not watched there: the kind may not be served.
+// that cluster. Secrets are both: referenced credentials and the owned
+// <cr>-db-connection share one metadata-only informer (byRemoteSecret). HTTPRoutes are not watched there: the kind may not be served.
 // Like the local watches, they drop resync-only updates: the Placement
 // watch on the management cluster carries the periodic resync.
 func (r *PlacementReconciler) watchRemote(c controller.Controller) func(string, cluster.Cluster) error {
@@ -36,7 +38,7 @@ func (r *PlacementReconciler) watchRemote(c controller.Controller) func(string, 
 		}
 		sources = append(sources,
 			source.Kind(cl.GetCache(), client.Object(&mariadbv1alpha1.MariaDB{}), handler.EnqueueRequestsFromMapFunc(r.byMariaDB(name)), drop),
-			source.Kind(cl.GetCache(), client.Object(secretMetadata()), handler.EnqueueRequestsFromMapFunc(r.bySecret(name)), drop),
+			source.Kind(cl.GetCache(), client.Object(secretMetadata()), handler.EnqueueRequestsFromMapFunc(r.byRemoteSecret(name)), drop),
 			source.Kind(cl.GetCache(), client.Object(storeObject(secrets.ClusterSecretStoreGVK)), handler.EnqueueRequestsFromMapFunc(r.byStore(name)), drop),
 			source.Kind(cl.GetCache(), client.Object(storeObject(secrets.SecretStoreGVK)), handler.EnqueueRequestsFromMapFunc(r.byStore(name)), drop),
 		)
@@ -53,6 +55,24 @@ func secretMetadata() *metav1.PartialObjectMetadata {
 	m := &metav1.PartialObjectMetadata{}
 	m.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Secret"))
 	return m
+}
+
+// byRemoteSecret maps a Secret on a target cluster to the Placements naming
+// that cluster that reference it (bySecret) and to the Placement owning it by
+// ownership labels, which the trimmed Secret cache keeps
+// (operator.TrimSecretMetadata): a hand edit or deletion of <cr>-db-connection
+// there reaches its Placement at once, as Owns does on the management cluster.
+func (r *PlacementReconciler) byRemoteSecret(cluster string) func(context.Context, client.Object) []reconcile.Request {
+	referenced, owned := r.bySecret(cluster), r.byOwnerLabels(cluster)
+	return func(ctx context.Context, o client.Object) []reconcile.Request {
+		out := referenced(ctx, o)
+		for _, req := range owned(ctx, o) {
+			if !slices.Contains(out, req) {
+				out = append(out, req)
+			}
+		}
+		return out
+	}
 }
 
 // byOwnerLabels maps a remote child to its Placement when that Placement names cluster.

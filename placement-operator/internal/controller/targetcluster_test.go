@@ -2,6 +2,7 @@ package controller_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -74,6 +75,23 @@ func TestTargetCluster(t *testing.T) {
 	if len(got.Finalizers) != 2 {
 		t.Errorf("finalizers = %v, want service and remote-children", got.Finalizers)
 	}
+
+	// The owned <cr>-db-connection on the target: deleted by hand, it comes
+	// back (the target's Secret watch maps it by its ownership labels).
+	dsn := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: p.Name + "-db-connection"}}
+	must(t, remote.Get(ctx, client.ObjectKeyFromObject(dsn), dsn))
+	deleted := dsn.UID
+	must(t, remote.Delete(ctx, dsn))
+	eventually(t, "db-connection Secret recreated on the target", func() error {
+		var again corev1.Secret
+		if err := remote.Get(ctx, client.ObjectKeyFromObject(dsn), &again); err != nil {
+			return err
+		}
+		if again.UID == deleted {
+			return fmt.Errorf("still the deleted Secret")
+		}
+		return nil
+	})
 
 	// Deregistration: the resolver error is reported ahead of every step.
 	must(t, k8s.Delete(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: clustersNamespace, Name: "remote"}}))
