@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/c5c3/openstack-operators/common/operator"
@@ -72,7 +73,7 @@ func (r *PlacementReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Man
 		Watches(&mariadbv1alpha1.MariaDB{}, handler.EnqueueRequestsFromMapFunc(r.byMariaDB("")), drop).
 		Watches(storeObject(secrets.ClusterSecretStoreGVK), handler.EnqueueRequestsFromMapFunc(r.byStore("")), drop).
 		Watches(storeObject(secrets.SecretStoreGVK), handler.EnqueueRequestsFromMapFunc(r.byStore("")), drop).
-		WithOptions(controller.Options{MaxConcurrentReconciles: opts.MaxConcurrentReconciles})
+		WithOptions(controllerOptions(opts))
 	for _, kind := range append(operator.WorkloadKinds(), operator.MariaDBKinds()...) {
 		b = b.Owns(kind, drop)
 	}
@@ -87,6 +88,17 @@ func (r *PlacementReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Man
 		r.Resolver.OnEngage = r.watchRemote(c)
 	}
 	return nil
+}
+
+// controllerOptions bound the error backoff at 30 s (operator.RateLimiter)
+// instead of controller-runtime's 1000 s. The one workqueue serves the
+// management cluster's watches and every target cluster's (watchRemote adds
+// those to the same controller), so the limiter covers both.
+func controllerOptions(opts Options) controller.Options {
+	return controller.Options{
+		MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
+		RateLimiter:             operator.RateLimiter[reconcile.Request](),
+	}
 }
 
 func storeObject(gvk schema.GroupVersionKind) *unstructured.Unstructured {

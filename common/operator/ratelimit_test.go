@@ -1,0 +1,46 @@
+package operator
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+// Per item: 5 ms doubling, capped at 30 s; a success (Forget) starts over.
+func TestRateLimiterPerItemBackoff(t *testing.T) {
+	rl := RateLimiter[string]()
+	want := BackoffBase
+	for i := 0; i < 40; i++ {
+		if got := rl.When("a"); got != want {
+			t.Fatalf("failure %d: delay %v, want %v", i+1, got, want)
+		}
+		want = min(2*want, BackoffCap)
+	}
+	if got := rl.When("a"); got != 30*time.Second {
+		t.Errorf("delay after many failures %v, want the 30 s cap", got)
+	}
+	if n := rl.NumRequeues("a"); n != 41 {
+		t.Errorf("NumRequeues = %d, want 41", n)
+	}
+	rl.Forget("a")
+	if got := rl.When("a"); got != BackoffBase {
+		t.Errorf("delay after Forget %v, want %v", got, BackoffBase)
+	}
+	if got := rl.When("b"); got != BackoffBase {
+		t.Errorf("another item's first delay %v, want %v", got, BackoffBase)
+	}
+}
+
+// Overall: a burst of 100 retries passes, the next waits for the 10 qps bucket.
+func TestRateLimiterOverallBucket(t *testing.T) {
+	rl := RateLimiter[string]()
+	for i := 0; i < RetryBurst; i++ {
+		if got := rl.When(fmt.Sprint(i)); got != BackoffBase {
+			t.Fatalf("retry %d of the burst: delay %v, want %v", i+1, got, BackoffBase)
+		}
+	}
+	// The bucket refills while the loop runs; allow for it.
+	if got := rl.When("one-too-many"); got < 50*time.Millisecond || got > 100*time.Millisecond {
+		t.Errorf("retry past the burst: delay %v, want about 100 ms (10 qps)", got)
+	}
+}
