@@ -6,6 +6,7 @@ import (
 	"encoding/pem"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -42,7 +43,8 @@ func TestPlacementChartDefaults(t *testing.T) {
 	}
 	args := strings.Join(toStrings(c["args"]), " ")
 	for _, a := range []string{"--leader-elect=true", "--metrics-bind-address=:8080", "--enable-webhooks=true",
-		"--webhook-cert-dir=/tmp/k8s-webhook-server/serving-certs", "--clusters-namespace=c5c3-clusters"} {
+		"--webhook-cert-dir=/tmp/k8s-webhook-server/serving-certs", "--clusters-namespace=c5c3-clusters",
+		"--cluster-domain=cluster.local", "--probe-via-apiserver=false"} {
 		if !strings.Contains(args, a) {
 			t.Errorf("args %q lack %s", args, a)
 		}
@@ -59,6 +61,19 @@ func TestPlacementChartDefaults(t *testing.T) {
 	for _, absent := range []string{"ServiceMonitor/placement-placement-operator", "NetworkPolicy/placement-placement-operator", "PodDisruptionBudget/placement-placement-operator"} {
 		if _, ok := objs[absent]; ok {
 			t.Errorf("%s rendered though disabled by default", absent)
+		}
+	}
+}
+
+// operator.clusterDomain and operator.probeViaAPIServer reach the flags.
+func TestPlacementChartProbeValues(t *testing.T) {
+	objs := render(t, "--set", "operator.clusterDomain=corp.example", "--set", "operator.probeViaAPIServer=true")
+	d := get(t, objs, "Deployment/placement-placement-operator")
+	containers, _, _ := unstructured.NestedSlice(d.Object, "spec", "template", "spec", "containers")
+	args := toStrings(containers[0].(map[string]any)["args"])
+	for _, a := range []string{"--cluster-domain=corp.example", "--probe-via-apiserver=true"} {
+		if !slices.Contains(args, a) {
+			t.Errorf("args %q lack %s", args, a)
 		}
 	}
 }
@@ -81,6 +96,27 @@ func TestPlacementChartRBACIsGenerated(t *testing.T) {
 	if _, ok := objs["Role/placement-placement-operator-leader-election"]; !ok {
 		t.Errorf("leader-election Role missing")
 	}
+	// operator.probeViaAPIServer sends the probe through services/proxy: the
+	// ServiceAccount must be allowed to GET it, or every probe answers 403.
+	if !grants(t, role, "", "services/proxy", "get") {
+		t.Errorf("ClusterRole does not grant get on services/proxy")
+	}
+}
+
+// grants reports whether a rule of role allows verb on group/resource.
+func grants(t *testing.T, role *unstructured.Unstructured, group, resource, verb string) bool {
+	t.Helper()
+	rules, _, _ := unstructured.NestedSlice(role.Object, "rules")
+	for _, r := range rules {
+		rule := r.(map[string]any)
+		groups, _, _ := unstructured.NestedStringSlice(rule, "apiGroups")
+		resources, _, _ := unstructured.NestedStringSlice(rule, "resources")
+		verbs, _, _ := unstructured.NestedStringSlice(rule, "verbs")
+		if slices.Contains(groups, group) && slices.Contains(resources, resource) && (slices.Contains(verbs, verb) || slices.Contains(verbs, "*")) {
+			return true
+		}
+	}
+	return false
 }
 
 // Webhook paths match the generated manifests; the default certificate is
@@ -155,6 +191,8 @@ func TestPlacementChartSchemaRejectsBadValues(t *testing.T) {
 		"port out of range":     {"--set", "metrics.port=70000"},
 		"bad digest":            {"--set", "image.digest=latest"},
 		"zero reconciles":       {"--set", "operator.maxConcurrentReconciles=0"},
+		"bad cluster domain":    {"--set", "operator.clusterDomain=Cluster_Local"},
+		"probe flag not a bool": {"--set-string", "operator.probeViaAPIServer=yes"},
 	}
 	for name, args := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -24,7 +24,7 @@ func TestFreshInstallReachesReady(t *testing.T) {
 	if p.Status.TargetRelease != "" {
 		t.Errorf("targetRelease = %q, want empty on a first install", p.Status.TargetRelease)
 	}
-	if want := "http://placement." + ns + ".svc.cluster.local:8778/"; p.Status.Endpoint != want {
+	if want := "http://placement." + ns + ".svc." + clusterDomain + ":8778/"; p.Status.Endpoint != want {
 		t.Errorf("endpoint = %q, want %q", p.Status.Endpoint, want)
 	}
 	if p.Status.ObservedGeneration != p.Generation {

@@ -39,6 +39,10 @@ var steps = []step{
 	),
 }
 
+// DefaultClusterDomain is the DNS domain of a cluster unless its kubelets
+// are configured otherwise (--cluster-domain).
+const DefaultClusterDomain = "cluster.local"
+
 // Requeue intervals of the seed.
 const (
 	requeueDeployment = 10 * time.Second
@@ -60,6 +64,10 @@ type PlacementReconciler struct {
 	Probe *probe.Cache
 	// HTTP sends the health probe.
 	HTTP *http.Client
+	// ClusterDomain is the cluster's DNS domain, which the in-cluster API URL
+	// (health probe, status.endpoint without a gateway) ends in; empty means
+	// DefaultClusterDomain.
+	ClusterDomain string
 	// ProbeURL maps a Placement's in-cluster API URL to the URL the operator can
 	// reach (identity in a cluster; a port-forward or proxy outside one).
 	ProbeURL func(p *placementv1.Placement, inCluster string) string

@@ -43,7 +43,7 @@ func (r *PlacementReconciler) reconcileDeployment(ctx context.Context, s *scope)
 		return pipeline.RequeueAfter(requeueDeployment), nil
 	}
 	if !conditionTrue(p, placementv1.ConditionDeploymentReady) || p.Status.Endpoint == "" {
-		p.Status.Endpoint = endpoint(p)
+		p.Status.Endpoint = r.endpoint(p)
 	}
 	conditions.True(s.Conditions(), s.gen(), placementv1.ConditionDeploymentReady, conditions.ReasonDeploymentReady, "API Deployment is available")
 	return pipeline.Continue(), nil
@@ -115,13 +115,18 @@ func deploymentReady(live *appsv1.Deployment) (bool, string) {
 }
 
 // endpoint is the gateway URL when exposed, else the in-cluster Service URL.
-func endpoint(p *placementv1.Placement) string {
+func (r *PlacementReconciler) endpoint(p *placementv1.Placement) string {
 	if p.Spec.Gateway != nil {
 		return "https://" + p.Spec.Gateway.Hostname + "/"
 	}
-	return inClusterURL(p)
+	return r.inClusterURL(p)
 }
 
-func inClusterURL(p *placementv1.Placement) string {
-	return fmt.Sprintf("http://%s.%s.svc.cluster.local:%d/", p.Name, p.Namespace, placementv1.APIPort)
+// inClusterURL is the API Service's URL under the cluster's DNS domain.
+func (r *PlacementReconciler) inClusterURL(p *placementv1.Placement) string {
+	domain := r.ClusterDomain
+	if domain == "" {
+		domain = DefaultClusterDomain
+	}
+	return fmt.Sprintf("http://%s.%s.svc.%s:%d/", p.Name, p.Namespace, domain, placementv1.APIPort)
 }

@@ -42,7 +42,7 @@ func (r *PlacementReconciler) probeTarget(s *scope) (string, *http.Client) {
 	if s.target.Remote() {
 		return probe.ServiceProxyURL(s.target.APIHost, p.Namespace, p.Name, placementv1.APIPort), s.target.HTTP
 	}
-	url := inClusterURL(p)
+	url := r.inClusterURL(p)
 	if r.ProbeURL != nil {
 		url = r.ProbeURL(p, url)
 	}

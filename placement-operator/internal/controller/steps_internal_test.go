@@ -59,3 +59,21 @@ func TestSecretsReadErrorOnTargetRecorded_FakeClient(t *testing.T) {
 		t.Fatalf("SecretsReady = %+v", c)
 	}
 }
+
+// The in-cluster URL (probe and status.endpoint) ends in the configured
+// cluster domain, cluster.local when none is set.
+func TestInClusterURLUsesClusterDomain(t *testing.T) {
+	p := &placementv1.Placement{ObjectMeta: metav1.ObjectMeta{Name: "placement", Namespace: "openstack"}}
+	for domain, want := range map[string]string{
+		"":             "http://placement.openstack.svc.cluster.local:8778/",
+		"corp.example": "http://placement.openstack.svc.corp.example:8778/",
+	} {
+		r := &PlacementReconciler{ClusterDomain: domain}
+		if got, _ := r.probeTarget(&scope{placement: p}); got != want {
+			t.Errorf("domain %q: probe URL %q, want %q", domain, got, want)
+		}
+		if got := r.endpoint(p); got != want {
+			t.Errorf("domain %q: endpoint %q, want %q", domain, got, want)
+		}
+	}
+}

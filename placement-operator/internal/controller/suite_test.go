@@ -63,6 +63,8 @@ func run(m *testing.M) int {
 	opts := &manager.Options{
 		MetricsAddr: "0", ProbeAddr: "0", SyncPeriod: 10 * time.Minute, ClustersNamespace: clustersNamespace,
 		MaxConcurrentReconciles: 2, AbandonGrace: 3 * time.Second, OperatorNamespace: "placement-system",
+		// Not cluster.local, so the tests see that --cluster-domain reaches the URLs.
+		ClusterDomain: clusterDomain,
 	}
 	mgr, r, err := manager.New(ctx, mgrCfg, opts)
 	if err != nil {
@@ -92,7 +94,11 @@ func zapLevel() int8 {
 	return 2 // errors only
 }
 
-const clustersNamespace = "c5c3-clusters"
+const (
+	clustersNamespace = "c5c3-clusters"
+	// clusterDomain is the manager's --cluster-domain.
+	clusterDomain = "c5c3.test"
+)
 
 // writeCounter counts mutating requests the manager sends, by verb and path.
 type writeCounter struct {

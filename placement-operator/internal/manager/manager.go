@@ -35,6 +35,10 @@ const (
 
 // New builds the manager with the controller and, if enabled, the webhooks.
 func New(ctx context.Context, cfg *rest.Config, o *Options) (ctrl.Manager, *controller.PlacementReconciler, error) {
+	domain, err := clusterDomain(o.ClusterDomain)
+	if err != nil {
+		return nil, nil, err
+	}
 	cats, err := catalog.Load()
 	if err != nil {
 		return nil, nil, fmt.Errorf("loading option catalogs: %w", err)
@@ -80,6 +84,7 @@ func New(ctx context.Context, cfg *rest.Config, o *Options) (ctrl.Manager, *cont
 		Resolver:          resolver,
 		Probe:             probe.NewCache(),
 		HTTP:              &http.Client{},
+		ClusterDomain:     domain,
 		OperatorNamespace: o.OperatorNamespace,
 		AbandonGrace:      o.AbandonGrace,
 	}

@@ -5,9 +5,14 @@ package manager
 
 import (
 	"flag"
+	"fmt"
+	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/validation"
+
 	"github.com/c5c3/openstack-operators/common/probe"
+	"github.com/c5c3/openstack-operators/placement-operator/internal/controller"
 )
 
 // Options are the operator's flags.
@@ -24,6 +29,9 @@ type Options struct {
 	MaxConcurrentReconciles int
 	// OperatorNamespace is allowed into NetworkPolicies; from POD_NAMESPACE.
 	OperatorNamespace string
+	// ClusterDomain is the cluster's DNS domain, for the in-cluster API URL
+	// (<cr>.<ns>.svc.<domain>); empty means cluster.local.
+	ClusterDomain string
 	// ProbeViaAPIServer sends the health probe through the API server's
 	// services/proxy, for an operator running outside the cluster network.
 	ProbeViaAPIServer bool
@@ -47,8 +55,22 @@ func BindFlags(fs *flag.FlagSet) *Options {
 	fs.StringVar(&o.Namespace, "namespace", "", "watch only this namespace; empty watches all")
 	fs.StringVar(&o.ClustersNamespace, "clusters-namespace", "c5c3-clusters", "namespace of the target-cluster registration Secrets; empty disables target clusters")
 	fs.IntVar(&o.MaxConcurrentReconciles, "max-concurrent-reconciles", 2, "Placements reconciled in parallel")
+	fs.StringVar(&o.ClusterDomain, "cluster-domain", controller.DefaultClusterDomain, "DNS domain of the cluster: the health probe and status.endpoint (without a gateway) use http://<name>.<namespace>.svc.<domain>:8778/")
 	fs.BoolVar(&o.ProbeViaAPIServer, "probe-via-apiserver", false, "send the API health probe through the API server's services/proxy (operator outside the cluster network)")
 	fs.BoolVar(&o.ProbeURLAnnotation, "probe-url-annotation", false, "probe the loopback URL in a Placement's "+probe.URLAnnotation+" annotation instead of its Service (development and e2e runs outside the cluster; never in production)")
 	fs.DurationVar(&o.AbandonGrace, "abandon-grace", 5*time.Minute, "how long deletion waits for an unreachable target cluster before abandoning its children")
 	return o
+}
+
+// clusterDomain validates --cluster-domain: a DNS subdomain, a trailing dot
+// dropped; empty means the default.
+func clusterDomain(s string) (string, error) {
+	d := strings.TrimSuffix(s, ".")
+	if d == "" {
+		return controller.DefaultClusterDomain, nil
+	}
+	if errs := validation.IsDNS1123Subdomain(d); len(errs) > 0 {
+		return "", fmt.Errorf("--cluster-domain %q: %s", s, strings.Join(errs, "; "))
+	}
+	return d, nil
 }
