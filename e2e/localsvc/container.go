@@ -32,6 +32,10 @@ type Container struct {
 	PreStop []string
 	// Grace is the pod's terminationGracePeriodSeconds (30 s when unset).
 	Grace time.Duration
+	// Hosts resolve to 127.0.0.1 inside the container (an /etc/hosts is
+	// mounted over the machine's): the cluster Services whose servers run
+	// on this machine.
+	Hosts []string
 }
 
 // FromPod resolves container name of spec in namespace ns: env values from
@@ -120,8 +124,16 @@ func (ct *Container) StopLikeKubelet(dir string, p *Proc) (time.Duration, error)
 // bind-mounts every volume, then execs the command, so the process is the
 // command itself (signals reach it directly).
 func (ct *Container) spec(dir, name string, argv []string) ProcSpec {
+	mounts := ct.Mounts
+	if len(ct.Hosts) > 0 {
+		hosts := filepath.Join(dir, "hosts")
+		content := "127.0.0.1 localhost " + strings.Join(ct.Hosts, " ") + "\n::1 localhost\n"
+		if err := os.WriteFile(hosts, []byte(content), 0o644); err == nil {
+			mounts = append(append([]Mount{}, mounts...), Mount{Source: hosts, Target: "/etc/hosts", ReadOnly: true})
+		}
+	}
 	var script strings.Builder
-	for i, m := range ct.Mounts {
+	for i, m := range mounts {
 		if i > 0 {
 			script.WriteString(" && ")
 		}
@@ -130,7 +142,7 @@ func (ct *Container) spec(dir, name string, argv []string) ProcSpec {
 			fmt.Fprintf(&script, " && mount -o remount,bind,ro %s", shellQuote(m.Target))
 		}
 	}
-	if len(ct.Mounts) > 0 {
+	if len(mounts) > 0 {
 		script.WriteString(" && ")
 	}
 	script.WriteString(`exec "$@"`)
@@ -260,6 +272,10 @@ func (r resolver) volume(v corev1.Volume, dir string) error {
 			case src.ConfigMap != nil:
 				data, err = r.configMap(src.ConfigMap.Name)
 				items = src.ConfigMap.Items
+			case src.ServiceAccountToken != nil, src.DownwardAPI != nil:
+				// The kubelet's API credentials: the services run here do
+				// not talk to the Kubernetes API.
+				continue
 			default:
 				return errors.New("unsupported projected source")
 			}

@@ -92,3 +92,16 @@ func TestContainerSeesVolumesAtTheirMountPaths(t *testing.T) {
 		t.Fatalf("mount point %s left behind: %v", target, err)
 	}
 }
+
+func TestContainerResolvesItsHosts(t *testing.T) {
+	dir := t.TempDir()
+	ct := &Container{Name: "resolver", Env: BaseEnv(dir), Hosts: []string{"mariadb.ns.svc"},
+		Argv: []string{"getent", "hosts", "mariadb.ns.svc"}}
+	code, log, err := ct.Run(dir, 30*time.Second)
+	if err != nil || code != 0 || !strings.Contains(log, "127.0.0.1") {
+		t.Fatalf("getent in the container: %d, %v, %q; want 127.0.0.1", code, err, log)
+	}
+	if out, _ := os.ReadFile("/etc/hosts"); strings.Contains(string(out), "mariadb.ns.svc") {
+		t.Fatal("the machine's /etc/hosts was changed")
+	}
+}

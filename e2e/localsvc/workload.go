@@ -65,3 +65,8 @@ func (p *Prepared) Start() (*Proc, error) { return p.Container.Start(p.Dir) }
 // RunTimeout bounds a Job's run: the db-sync script retries an unreachable
 // database forever by design (max_retries = -1).
 const RunTimeout = 3 * time.Minute
+
+// PreparePod resolves container name of a scheduled pod.
+func PreparePod(ctx context.Context, c client.Reader, pod *corev1.Pod, name string) (*Prepared, error) {
+	return prepare(ctx, c, pod.Namespace, &pod.Spec, name, pod.Name)
+}

@@ -1,31 +1,42 @@
 // Command standins runs development stand-ins for ESO and mariadb-operator
-// (see package standins): they mark secret stores, MariaDBs and their
-// Database/User/Grant objects Ready so an operator can be run locally on a
-// cluster without those controllers. Never deploy it next to the real ones.
+// (see package standins) and, optionally, a local MariaDB server behind the
+// Database/User/Grant stand-ins and the local pod runner (package localrun)
+// that runs the operators' Job and API pods as processes on this machine.
+// Never deploy it next to the real controllers.
 package main
 
 import (
 	"flag"
 	"os"
+	"strconv"
 
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
+	"github.com/c5c3/openstack-operators/e2e/localrun"
+	"github.com/c5c3/openstack-operators/e2e/localsvc"
 	"github.com/c5c3/openstack-operators/e2e/standins"
 )
 
 func main() {
+	portFile := flag.String("mariadb-port-file", "", "start a local MariaDB server, carry Database/User/Grant objects out on it, and write its port to this file")
+	runPods := flag.Bool("run-pods", false, "run the operators' Job and API pods as local processes (needs root: each gets its own mount namespace)")
 	zapOpts := zap.Options{}
 	zapOpts.BindFlags(flag.CommandLine)
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts)))
 	log := ctrl.Log.WithName("standins")
+	if err := run(*portFile, *runPods); err != nil {
+		log.Error(err, "stand-ins stopped")
+		os.Exit(1)
+	}
+}
 
+func run(portFile string, runPods bool) error {
 	scheme, err := standins.NewScheme()
 	if err != nil {
-		log.Error(err, "building scheme")
-		os.Exit(1)
+		return err
 	}
 	// No metrics or health endpoints: the stand-ins run next to an operator
 	// on the developer's machine and must not take its ports.
@@ -35,15 +46,29 @@ func main() {
 		HealthProbeBindAddress: "0",
 	})
 	if err != nil {
-		log.Error(err, "creating manager")
-		os.Exit(1)
+		return err
 	}
-	if err := standins.SetupWithManager(mgr, nil); err != nil {
-		log.Error(err, "setting up stand-ins")
-		os.Exit(1)
+	var db standins.SQL
+	if portFile != "" {
+		m, err := localsvc.StartMariaDB()
+		if err != nil {
+			return err
+		}
+		defer func() { _ = m.Stop() }()
+		if err := os.WriteFile(portFile, []byte(strconv.Itoa(m.Port)+"\n"), 0o600); err != nil {
+			return err
+		}
+		db = m
 	}
-	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {
-		log.Error(err, "stand-ins stopped")
-		os.Exit(1)
+	if err := standins.SetupWithManager(mgr, db); err != nil {
+		return err
 	}
+	if runPods {
+		r := &localrun.Runner{Client: mgr.GetClient(), Profiles: []localrun.Profile{localrun.Placement}, Hosts: localrun.MariaDBHosts(mgr.GetClient())}
+		if err := r.SetupWithManager(mgr); err != nil {
+			return err
+		}
+		defer r.Stop()
+	}
+	return mgr.Start(ctrl.SetupSignalHandler())
 }

@@ -36,8 +36,7 @@ type site struct {
 }
 
 const (
-	waitLong   = 3 * time.Minute
-	appReadyLn = "WSGI app 0 (mountpoint='') ready"
+	waitLong = 3 * time.Minute
 )
 
 // newSite provisions the inputs and creates the CR: the operator's minimal
@@ -159,16 +158,16 @@ func (s *site) startAPI(d *appsv1.Deployment) *api {
 	must(s.t, err)
 	port, err := localsvc.FreePort()
 	must(s.t, err)
-	workers, err := processes(ct.Argv)
+	workers, err := localsvc.Processes(ct.Argv)
 	must(s.t, err)
-	argv, err := mapUWSGI(ct.Argv, port)
+	argv, err := localsvc.PlacementAPI.Map(ct.Argv, port)
 	must(s.t, err)
 	ct.Argv = argv
 	p, err := ct.Start()
 	must(s.t, err)
 	a := &api{URL: "http://127.0.0.1:" + strconv.Itoa(port) + "/", Container: ct, Proc: p}
 	s.t.Cleanup(func() { a.stop() })
-	if err := p.WaitLog(appReadyLn, workers, 2*time.Minute); err != nil {
+	if err := p.WaitLog(localsvc.AppReadyLine, workers, 2*time.Minute); err != nil {
 		s.t.Fatal(err)
 	}
 	return a

@@ -1,0 +1,359 @@
+package localrun
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+
+	"github.com/c5c3/openstack-operators/common/probe"
+	"github.com/c5c3/openstack-operators/e2e/localsvc"
+)
+
+// ExitCodeAnnotation carries a Job pod's exit code to kwok's stages.
+const ExitCodeAnnotation = "local-run.c5c3.io/exit-code"
+
+// Labels every operator of the suite sets on its pods.
+const (
+	labelManagedBy = "app.kubernetes.io/managed-by"
+	labelInstance  = "app.kubernetes.io/instance"
+)
+
+// Profile says how to run one operator's pods here.
+type Profile struct {
+	// ManagedBy is the pods' app.kubernetes.io/managed-by label.
+	ManagedBy string
+	// CR is the kind whose object (named by the pods' instance label) gets
+	// the probe-URL annotation.
+	CR schema.GroupVersionKind
+	// APIContainer is the API container's name; API is its uwsgi mapping.
+	APIContainer string
+	API          localsvc.UWSGIMapping
+}
+
+// Runner is the controller. Hosts, when set, lists the names that resolve
+// to 127.0.0.1 inside the containers of a namespace (cluster Services whose
+// servers run on this machine, e.g. the MariaDB).
+type Runner struct {
+	Client   client.Client
+	Profiles []Profile
+	Hosts    func(ctx context.Context, namespace string) ([]string, error)
+	// JobTimeout bounds a Job pod's run (its exit code is then 124).
+	JobTimeout time.Duration
+
+	mu   sync.Mutex
+	pods map[types.UID]*process
+}
+
+// process is one pod's container running here.
+type process struct {
+	pod       types.NamespacedName
+	profile   *Profile
+	container *localsvc.Prepared
+	proc      *localsvc.Proc
+	url       string
+	stopped   bool
+}
+
+// SetupWithManager watches the profiles' pods.
+func (r *Runner) SetupWithManager(mgr ctrl.Manager) error {
+	r.pods = map[types.UID]*process{}
+	// Job pods carry only the Job's own labels: they are matched by their
+	// Job's labels in Reconcile.
+	ours := predicate.NewPredicateFuncs(func(o client.Object) bool {
+		owner := metav1.GetControllerOf(o)
+		return r.profile(o.GetLabels()) != nil || (owner != nil && owner.Kind == "Job")
+	})
+	return ctrl.NewControllerManagedBy(mgr).Named("local-run").
+		For(&corev1.Pod{}, builder.WithPredicates(ours)).
+		Complete(r)
+}
+
+func (r *Runner) profile(labels map[string]string) *Profile {
+	for i := range r.Profiles {
+		if labels[labelManagedBy] == r.Profiles[i].ManagedBy {
+			return &r.Profiles[i]
+		}
+	}
+	return nil
+}
+
+// podProfile finds the profile of a pod, by its labels or its Job's.
+func (r *Runner) podProfile(ctx context.Context, pod *corev1.Pod) (*Profile, error) {
+	if p := r.profile(pod.Labels); p != nil {
+		return p, nil
+	}
+	owner := metav1.GetControllerOf(pod)
+	if owner == nil || owner.Kind != "Job" {
+		return nil, nil
+	}
+	var job batchv1.Job
+	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: pod.Namespace, Name: owner.Name}, &job); err != nil {
+		return nil, client.IgnoreNotFound(err)
+	}
+	return r.profile(job.Labels), nil
+}
+
+// Reconcile starts what a scheduled pod runs, or stops it once the pod is
+// gone.
+func (r *Runner) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var pod corev1.Pod
+	err := r.Client.Get(ctx, req.NamespacedName, &pod)
+	if apierrors.IsNotFound(err) || (err == nil && !pod.DeletionTimestamp.IsZero()) {
+		r.stopPod(ctx, req.NamespacedName)
+		return ctrl.Result{}, nil
+	}
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if pod.Spec.NodeName == "" || pod.Status.Phase != corev1.PodRunning {
+		return ctrl.Result{}, nil
+	}
+	p, err := r.podProfile(ctx, &pod)
+	if p == nil || err != nil {
+		return ctrl.Result{}, err
+	}
+	r.mu.Lock()
+	_, known := r.pods[pod.UID]
+	r.mu.Unlock()
+	if known {
+		return ctrl.Result{}, nil
+	}
+	switch owner := metav1.GetControllerOf(&pod); {
+	case owner != nil && owner.Kind == "Job":
+		if _, done := pod.Annotations[ExitCodeAnnotation]; done {
+			return ctrl.Result{}, nil
+		}
+		return ctrl.Result{}, r.runJob(ctx, &pod, p)
+	case owner != nil && owner.Kind == "ReplicaSet":
+		return ctrl.Result{}, r.startAPI(ctx, &pod, p)
+	}
+	return ctrl.Result{}, nil
+}
+
+// prepare resolves the pod's container name (the first when empty).
+func (r *Runner) prepare(ctx context.Context, pod *corev1.Pod, name string) (*localsvc.Prepared, error) {
+	if name == "" && len(pod.Spec.Containers) > 0 {
+		name = pod.Spec.Containers[0].Name
+	}
+	ct, err := localsvc.PreparePod(ctx, r.Client, pod, name)
+	if err != nil {
+		return nil, err
+	}
+	if r.Hosts != nil {
+		if ct.Hosts, err = r.Hosts(ctx, pod.Namespace); err != nil {
+			ct.Release()
+			return nil, err
+		}
+	}
+	return ct, nil
+}
+
+// runJob runs a Job pod's container to its end in the background and
+// writes its exit code onto the pod.
+func (r *Runner) runJob(ctx context.Context, pod *corev1.Pod, p *Profile) error {
+	ct, err := r.prepare(ctx, pod, "")
+	if err != nil {
+		return err
+	}
+	key := client.ObjectKeyFromObject(pod)
+	r.remember(pod.UID, &process{pod: key, profile: p, container: ct})
+	timeout := r.JobTimeout
+	if timeout == 0 {
+		timeout = localsvc.RunTimeout
+	}
+	go func() {
+		defer ct.Release()
+		code, out, err := ct.Run(ct.Dir, timeout)
+		logger := log.FromContext(ctx).WithValues("pod", key)
+		if err != nil {
+			logger.Info("job pod did not finish", "error", err.Error())
+			code = 124
+		}
+		logger.Info("job pod finished", "exitCode", code, "output", tail(out))
+		patch := client.RawPatch(types.MergePatchType, fmt.Appendf(nil, `{"metadata":{"annotations":{%q:%q}}}`, ExitCodeAnnotation, strconv.Itoa(code)))
+		if err := r.Client.Patch(context.WithoutCancel(ctx), &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}}, patch); err != nil {
+			logger.Error(err, "reporting the exit code")
+		}
+	}()
+	return nil
+}
+
+// startAPI starts an API pod's container on a free loopback port; once it
+// answers, the CR's probe goes there.
+func (r *Runner) startAPI(ctx context.Context, pod *corev1.Pod, p *Profile) error {
+	ct, err := r.prepare(ctx, pod, p.APIContainer)
+	if err != nil {
+		return err
+	}
+	port, err := localsvc.FreePort()
+	if err != nil {
+		ct.Release()
+		return err
+	}
+	if ct.Argv, err = p.API.Map(ct.Argv, port); err != nil {
+		ct.Release()
+		return err
+	}
+	proc, err := ct.Start()
+	if err != nil {
+		ct.Release()
+		return err
+	}
+	pr := &process{pod: client.ObjectKeyFromObject(pod), profile: p, container: ct, proc: proc,
+		url: "http://127.0.0.1:" + strconv.Itoa(port) + "/"}
+	r.remember(pod.UID, pr)
+	logger := log.FromContext(ctx).WithValues("pod", pr.pod, "url", pr.url, "log", proc.LogPath)
+	logger.Info("API process started")
+	go func() {
+		bg := context.WithoutCancel(ctx)
+		if err := localsvc.WaitHTTP(proc, pr.url, 200, 3*time.Minute); err != nil {
+			logger.Info("API process not serving", "error", err.Error())
+		} else if err := r.annotate(bg, pod, p, pr.url); err != nil {
+			logger.Error(err, "pointing the probe at the API process")
+		}
+		<-proc.Done()
+		r.mu.Lock()
+		stopped := pr.stopped
+		r.mu.Unlock()
+		if stopped {
+			return
+		}
+		logger.Info("API process exited", "exitCode", proc.ExitCode())
+		if err := r.notReady(bg, pr.pod); err != nil {
+			logger.Error(err, "marking the pod not Ready")
+		}
+		if err := r.annotate(bg, pod, p, r.anotherURL(pr)); err != nil {
+			logger.Error(err, "moving the probe off the dead process")
+		}
+	}()
+	return nil
+}
+
+func (r *Runner) remember(uid types.UID, p *process) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.pods[uid] = p
+}
+
+// anotherURL is the URL of another live API process of the same CR, or "".
+func (r *Runner) anotherURL(dead *process) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, p := range r.pods {
+		if p != dead && p.proc != nil && !p.proc.Exited() && !p.stopped && p.profile == dead.profile && p.pod.Namespace == dead.pod.Namespace {
+			return p.url
+		}
+	}
+	return ""
+}
+
+// stopPod stops the processes of a deleted pod the way the kubelet does.
+func (r *Runner) stopPod(ctx context.Context, key types.NamespacedName) {
+	r.mu.Lock()
+	var stop []*process
+	for uid, p := range r.pods {
+		if p.pod == key && p.proc != nil && !p.stopped {
+			p.stopped = true
+			stop = append(stop, p)
+			delete(r.pods, uid)
+		}
+	}
+	r.mu.Unlock()
+	for _, p := range stop {
+		go func() {
+			if _, err := p.container.StopLikeKubelet(p.container.Dir, p.proc); err != nil {
+				log.FromContext(ctx).Info("API process killed", "pod", key, "reason", err.Error())
+			}
+			p.container.Release()
+		}()
+	}
+}
+
+// Kill stops the API processes of the pods of a namespace abruptly, as a
+// crash would; the runner then reports the pods not Ready.
+func (r *Runner) Kill(namespace string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, p := range r.pods {
+		if p.pod.Namespace == namespace && p.proc != nil && !p.proc.Exited() {
+			_ = p.proc.Stop(0)
+			n++
+		}
+	}
+	return n
+}
+
+// Stop stops every process (at the end of a run).
+func (r *Runner) Stop() {
+	r.mu.Lock()
+	all := r.pods
+	r.pods = map[types.UID]*process{}
+	for _, p := range all {
+		p.stopped = true
+	}
+	r.mu.Unlock()
+	for _, p := range all {
+		if p.proc != nil {
+			_ = p.proc.Stop(10 * time.Second)
+			p.container.Release()
+		}
+	}
+}
+
+// annotate sets (or with url "" removes) the CR's probe-URL annotation.
+func (r *Runner) annotate(ctx context.Context, pod *corev1.Pod, p *Profile, url string) error {
+	cr := &unstructured.Unstructured{}
+	cr.SetGroupVersionKind(p.CR)
+	cr.SetNamespace(pod.Namespace)
+	cr.SetName(pod.Labels[labelInstance])
+	value := "null"
+	if url != "" {
+		value = strconv.Quote(url)
+	}
+	patch := client.RawPatch(types.MergePatchType, fmt.Appendf(nil, `{"metadata":{"annotations":{%q:%s}}}`, probe.URLAnnotation, value))
+	return client.IgnoreNotFound(r.Client.Patch(ctx, cr, patch))
+}
+
+// notReady reports a pod's container as not ready, as the kubelet does when
+// the readiness probe fails.
+func (r *Runner) notReady(ctx context.Context, key types.NamespacedName) error {
+	var pod corev1.Pod
+	if err := r.Client.Get(ctx, key, &pod); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	base := pod.DeepCopy()
+	now := metav1.Now()
+	for i, c := range pod.Status.Conditions {
+		if c.Type == corev1.PodReady || c.Type == corev1.ContainersReady {
+			pod.Status.Conditions[i].Status = corev1.ConditionFalse
+			pod.Status.Conditions[i].LastTransitionTime = now
+		}
+	}
+	for i := range pod.Status.ContainerStatuses {
+		pod.Status.ContainerStatuses[i].Ready = false
+	}
+	return r.Client.Status().Patch(ctx, &pod, client.MergeFrom(base))
+}
+
+func tail(s string) string {
+	if len(s) > 2000 {
+		return "…" + s[len(s)-2000:]
+	}
+	return s
+}

@@ -1,0 +1,63 @@
+package localsvc
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+)
+
+// UWSGIMapping is all a suite may change in an operator's uwsgi command to
+// run it here: the listen address (a free loopback port), the plugin flag
+// (Debian builds http and python3 as plugins; an image's uwsgi has them
+// built in) and the WSGI script's path (where Debian installs it).
+type UWSGIMapping struct {
+	// Listen is the rendered --http value, e.g. ":8778".
+	Listen string
+	// WSGIFile is the rendered --wsgi-file; LocalWSGIFile replaces it.
+	WSGIFile, LocalWSGIFile string
+}
+
+// Map returns argv with the three pieces mapped, listening on
+// 127.0.0.1:port. It fails when a piece is not where the mapping expects
+// it, so a changed command fails a suite instead of being mapped silently.
+// argv itself is not modified.
+func (m UWSGIMapping) Map(argv []string, port int) ([]string, error) {
+	if len(argv) == 0 || argv[0] != "uwsgi" {
+		return nil, fmt.Errorf("command %q does not start with uwsgi", argv)
+	}
+	out := append([]string{"uwsgi", "--plugin", "http,python3"}, argv[1:]...)
+	if err := replaceValue(out, "--http", m.Listen, "127.0.0.1:"+strconv.Itoa(port)); err != nil {
+		return nil, err
+	}
+	if err := replaceValue(out, "--wsgi-file", m.WSGIFile, m.LocalWSGIFile); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func replaceValue(argv []string, flag, want, with string) error {
+	i := slices.Index(argv, flag)
+	if i < 0 || i+1 >= len(argv) {
+		return fmt.Errorf("command %q has no %s", argv, flag)
+	}
+	if argv[i+1] != want {
+		return fmt.Errorf("%s is %q, want %q", flag, argv[i+1], want)
+	}
+	argv[i+1] = with
+	return nil
+}
+
+// Processes reads the worker count (--processes) from a uwsgi command.
+func Processes(argv []string) (int, error) {
+	i := slices.Index(argv, "--processes")
+	if i < 0 || i+1 >= len(argv) {
+		return 0, fmt.Errorf("command %q has no --processes", argv)
+	}
+	return strconv.Atoi(argv[i+1])
+}
+
+// AppReadyLine is what uwsgi logs once per worker that loaded the app.
+const AppReadyLine = "WSGI app 0 (mountpoint='') ready"
+
+// PlacementAPI is the mapping of the Placement operator's API command.
+var PlacementAPI = UWSGIMapping{Listen: ":8778", WSGIFile: "/var/lib/openstack/bin/placement-api", LocalWSGIFile: "/usr/bin/placement-api"}
