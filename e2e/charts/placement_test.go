@@ -165,6 +165,38 @@ func TestPlacementChartWebhookAndCertificate(t *testing.T) {
 	}
 }
 
+// With webhook.url the API server calls the operator at that URL (an
+// operator run outside the cluster), and the certificate names its host.
+func TestPlacementChartWebhookURL(t *testing.T) {
+	objs := render(t, "--set", "webhook.url=https://127.0.0.1:9443/")
+	var caB64 string
+	for _, kind := range []string{"MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"} {
+		hooks, _, _ := unstructured.NestedSlice(get(t, objs, kind+"/placement-placement-operator").Object, "webhooks")
+		cc := hooks[0].(map[string]any)["clientConfig"].(map[string]any)
+		url, _ := cc["url"].(string)
+		if !strings.HasPrefix(url, "https://127.0.0.1:9443/") || strings.Contains(url, "9443//") || !strings.HasSuffix(url, "-placement-openstack-c5c3-io-v1alpha1-placement") {
+			t.Errorf("%s url = %q", kind, url)
+		}
+		if _, ok := cc["service"]; ok {
+			t.Errorf("%s names the Service as well as the URL", kind)
+		}
+		caB64, _ = cc["caBundle"].(string)
+	}
+	tlsB64, _, _ := unstructured.NestedString(get(t, objs, "Secret/placement-placement-operator-webhook-cert").Object, "data", "tls.crt")
+	roots := x509.NewCertPool()
+	if !roots.AppendCertsFromPEM(b64(t, caB64)) {
+		t.Fatal("caBundle holds no certificate")
+	}
+	block, _ := pem.Decode(b64(t, tlsB64))
+	cert, err := x509.ParseCertificate(block.Bytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cert.Verify(x509.VerifyOptions{Roots: roots, DNSName: "127.0.0.1"}); err != nil {
+		t.Errorf("serving certificate does not verify for the URL's host: %v", err)
+	}
+}
+
 func TestPlacementChartCertManagerAndOptionalObjects(t *testing.T) {
 	objs := render(t, "--set", "webhook.certManager.enabled=true", "--set", "metrics.serviceMonitor.enabled=true",
 		"--set", "networkPolicy.enabled=true", "--set", "podDisruptionBudget.enabled=true")
@@ -193,6 +225,8 @@ func TestPlacementChartSchemaRejectsBadValues(t *testing.T) {
 		"zero reconciles":       {"--set", "operator.maxConcurrentReconciles=0"},
 		"bad cluster domain":    {"--set", "operator.clusterDomain=Cluster_Local"},
 		"probe flag not a bool": {"--set-string", "operator.probeViaAPIServer=yes"},
+		"plain-http webhook":    {"--set", "webhook.url=http://127.0.0.1:9443"},
+		"webhook url with path": {"--set", "webhook.url=https://127.0.0.1:9443/hooks"},
 	}
 	for name, args := range cases {
 		t.Run(name, func(t *testing.T) {
