@@ -17,9 +17,11 @@ import (
 )
 
 // Outcome is what a step asks of the pass: zero continues, RequeueAfter stops
-// the chain and requeues after that interval.
+// the chain and requeues after that interval, unless Proceed is set: then
+// the chain goes on and the pass requeues after the interval at the end.
 type Outcome struct {
 	RequeueAfter time.Duration
+	Proceed      bool
 }
 
 // Continue lets the next step run.
@@ -28,8 +30,26 @@ func Continue() Outcome { return Outcome{} }
 // RequeueAfter stops the chain and requeues after d.
 func RequeueAfter(d time.Duration) Outcome { return Outcome{RequeueAfter: d} }
 
-// IsZero reports whether the chain continues.
+// ProceedAndRequeueAfter lets the next steps run and requeues the pass after
+// d (the shortest such interval wins): for a step whose condition is not
+// True yet but whose successors do not depend on it becoming True.
+func ProceedAndRequeueAfter(d time.Duration) Outcome {
+	return Outcome{RequeueAfter: d, Proceed: true}
+}
+
+// IsZero reports whether the outcome neither stops nor requeues the pass.
 func (o Outcome) IsZero() bool { return o.RequeueAfter == 0 }
+
+// stops reports whether the chain ends here.
+func (o Outcome) stops() bool { return o.RequeueAfter != 0 && !o.Proceed }
+
+// earliest keeps the shorter non-zero requeue of a and b.
+func earliest(a, b Outcome) Outcome {
+	if a.RequeueAfter == 0 || (b.RequeueAfter != 0 && b.RequeueAfter < a.RequeueAfter) {
+		return b
+	}
+	return a
+}
 
 // Scope is an operator's per-pass state. Fork returns a copy whose CR is a deep
 // copy, so parallel members cannot race on it.
@@ -99,6 +119,7 @@ func (p *Pipeline[R, S]) flat() []Step[R, S] {
 
 // Run executes the table on s.
 func (p *Pipeline[R, S]) Run(ctx context.Context, r R, s S) (Outcome, error) {
+	var pending Outcome
 	for _, st := range p.steps {
 		var out Outcome
 		var err error
@@ -107,11 +128,12 @@ func (p *Pipeline[R, S]) Run(ctx context.Context, r R, s S) (Outcome, error) {
 		} else {
 			out, err = p.runOne(ctx, r, s, st)
 		}
-		if err != nil || !out.IsZero() {
-			return out, err
+		if err != nil || out.stops() {
+			return earliest(pending, Outcome{RequeueAfter: out.RequeueAfter}), err
 		}
+		pending = earliest(pending, Outcome{RequeueAfter: out.RequeueAfter})
 	}
-	return Continue(), nil
+	return pending, nil
 }
 
 func (p *Pipeline[R, S]) runOne(ctx context.Context, r R, s S, st Step[R, S]) (Outcome, error) {

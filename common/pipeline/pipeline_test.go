@@ -119,6 +119,35 @@ func TestRun_Sequential(t *testing.T) {
 			wantErrIn: "b: boom",
 		},
 		{
+			name: "proceed runs the rest and requeues at the end",
+			steps: []Step[reconciler, *fakeScope]{
+				step("a", "A", ProceedAndRequeueAfter(10*time.Second), nil),
+				Parallel(step("p1", "P1", Continue(), nil)),
+			},
+			wantRan: []string{"a", "p1"},
+			wantOut: RequeueAfter(10 * time.Second),
+		},
+		{
+			name: "the shortest requeue wins across proceed and stop",
+			steps: []Step[reconciler, *fakeScope]{
+				step("a", "A", ProceedAndRequeueAfter(30*time.Second), nil),
+				step("b", "B", RequeueAfter(time.Minute), nil),
+				step("c", "C", Continue(), nil),
+			},
+			wantRan: []string{"a", "b"},
+			wantOut: RequeueAfter(30 * time.Second),
+		},
+		{
+			name: "an error after proceed keeps the pending requeue",
+			steps: []Step[reconciler, *fakeScope]{
+				step("a", "A", ProceedAndRequeueAfter(10*time.Second), nil),
+				step("b", "B", Continue(), errBoom),
+			},
+			wantRan:   []string{"a", "b"},
+			wantOut:   RequeueAfter(10 * time.Second),
+			wantErrIn: "b: boom",
+		},
+		{
 			name: "sequential requeue skips a later parallel group",
 			steps: []Step[reconciler, *fakeScope]{
 				step("a", "A", RequeueAfter(time.Second), nil),

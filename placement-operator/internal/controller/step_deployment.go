@@ -40,7 +40,10 @@ func (r *PlacementReconciler) reconcileDeployment(ctx context.Context, s *scope)
 	}
 	if ok, msg := deploymentReady(live); !ok {
 		conditions.False(s.Conditions(), s.gen(), placementv1.ConditionDeploymentReady, conditions.ReasonWaitingForDeployment, msg)
-		return pipeline.RequeueAfter(requeueDeployment), nil
+		// The parallel group needs the Deployment and Service to exist, not
+		// to be ready: it still runs, so PlacementAPIReady tracks the API
+		// (stale True while every pod is down would mislead).
+		return pipeline.ProceedAndRequeueAfter(requeueDeployment), nil
 	}
 	if !conditionTrue(p, placementv1.ConditionDeploymentReady) || p.Status.Endpoint == "" {
 		p.Status.Endpoint = r.endpoint(p)

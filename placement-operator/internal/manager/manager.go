@@ -56,7 +56,11 @@ func New(ctx context.Context, cfg *rest.Config, o *Options) (ctrl.Manager, *cont
 		HealthProbeBindAddress: o.ProbeAddr,
 		LeaderElection:         o.LeaderElect,
 		LeaderElectionID:       LeaderElectionID,
-		WebhookServer:          webhook.NewServer(webhook.Options{Port: o.WebhookPort, CertDir: o.WebhookCertDir}),
+		// The operator's own namespace (POD_NAMESPACE), where the chart's
+		// leader-election Role is; in a pod, empty falls back to the
+		// ServiceAccount's namespace, outside one it must be set.
+		LeaderElectionNamespace: o.OperatorNamespace,
+		WebhookServer:           webhook.NewServer(webhook.Options{Port: o.WebhookPort, CertDir: o.WebhookCertDir}),
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("creating manager: %w", err)
