@@ -57,6 +57,9 @@ type Runner struct {
 
 	mu   sync.Mutex
 	pods map[types.UID]*process
+	// busy counts background work (Job runs, kubelet-style stops) that
+	// Stop waits for.
+	busy sync.WaitGroup
 }
 
 // process is one pod's container running here.
@@ -176,7 +179,9 @@ func (r *Runner) runJob(ctx context.Context, pod *corev1.Pod, p *Profile) error 
 	if timeout == 0 {
 		timeout = localsvc.RunTimeout
 	}
+	r.busy.Add(1)
 	go func() {
+		defer r.busy.Done()
 		defer ct.Release()
 		code, out, err := ct.Run(ct.Dir, timeout)
 		logger := log.FromContext(ctx).WithValues("pod", key)
@@ -275,7 +280,9 @@ func (r *Runner) stopPod(ctx context.Context, key types.NamespacedName) {
 	}
 	r.mu.Unlock()
 	for _, p := range stop {
+		r.busy.Add(1)
 		go func() {
+			defer r.busy.Done()
 			if _, err := p.container.StopLikeKubelet(p.container.Dir, p.proc); err != nil {
 				log.FromContext(ctx).Info("API process killed", "pod", key, "reason", err.Error())
 			}
@@ -299,7 +306,8 @@ func (r *Runner) Kill(namespace string) int {
 	return n
 }
 
-// Stop stops every process (at the end of a run).
+// Stop stops every process (at the end of a run), waiting for Job runs and
+// pod stops under way.
 func (r *Runner) Stop() {
 	r.mu.Lock()
 	all := r.pods
@@ -314,6 +322,7 @@ func (r *Runner) Stop() {
 			p.container.Release()
 		}
 	}
+	r.busy.Wait()
 }
 
 // annotate sets (or with url "" removes) the CR's probe-URL annotation.

@@ -1,0 +1,213 @@
+package placement_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/c5c3/openstack-operators/common/api/shared"
+	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
+)
+
+const waitLong = 3 * time.Minute
+
+// site is one Placement in its own namespace, on a managed MariaDB (the
+// MariaDB CR "mariadb"; its Database, User and Grant become a real schema
+// and account on the local server, whose port the CR names). The account of
+// a managed Placement is the CR's name.
+type site struct {
+	t   *testing.T
+	ctx context.Context
+	// c holds the inputs and receives the children: the management
+	// cluster, or a target cluster. The Placement is always on k8s.
+	c      client.Client
+	ns     string
+	name   string
+	schema string
+	dbUser string
+}
+
+var nonWord = regexp.MustCompile(`[^a-z0-9]+`)
+
+// newSite creates the namespace, the MariaDB CR and both credential
+// Secrets on c, and a Placement as a user writes it (the mutating webhook
+// fills the defaults), changed by mutate.
+func newSite(t *testing.T, c client.Client, release string, mutate func(*placementv1.Placement)) *site {
+	t.Helper()
+	slug := strings.Trim(nonWord.ReplaceAllString(strings.ToLower(t.Name()), "-"), "-")
+	if len(slug) > 40 {
+		slug = slug[len(slug)-40:]
+	}
+	slug = strings.Trim(slug, "-")
+	// One MariaDB server plays every namespace's MariaDB, and a managed
+	// Placement's account is named after the CR: the CR name is unique.
+	s := &site{t: t, ctx: t.Context(), c: c, ns: "e2e-" + slug, name: "p-" + slug}
+	s.schema = "pl_" + strings.ReplaceAll(slug, "-", "_")
+	s.dbUser = s.name
+	must(t, c.Create(s.ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}}))
+	m := &mariadbv1alpha1.MariaDB{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "mariadb"}}
+	m.Spec.Storage = mariadbv1alpha1.Storage{Size: ptr.To(resource.MustParse("1Gi"))}
+	must(t, c.Create(s.ctx, m))
+	for _, sec := range []*corev1.Secret{
+		{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "placement-db"}, StringData: map[string]string{"username": s.dbUser, "password": "db-pw-1"}},
+		{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "placement-keystone"}, StringData: map[string]string{"password": "ks-pw-1"}},
+	} {
+		must(t, c.Create(s.ctx, sec))
+	}
+	if c != k8s {
+		must(t, k8s.Create(s.ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}}))
+	}
+	p := newPlacement(s, release)
+	if mutate != nil {
+		mutate(p)
+	}
+	must(t, k8s.Create(s.ctx, p))
+	return s
+}
+
+// newPlacement is the sample Placement without the fields the webhook
+// defaults.
+func newPlacement(s *site, release string) *placementv1.Placement {
+	return &placementv1.Placement{
+		ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name},
+		Spec: placementv1.PlacementSpec{
+			OpenStackRelease: release,
+			Image:            shared.ImageSpec{Repository: "registry.example.org/openstack/placement", Tag: release},
+			Database: shared.DatabaseSpec{
+				ClusterRef: &shared.LocalObjectRef{Name: "mariadb"},
+				Port:       int32(db.Port),
+				Database:   s.schema,
+				SecretRef:  shared.SecretKeyRef{Name: "placement-db"},
+			},
+			Cache:            shared.CacheSpec{Servers: []string{"memcached." + s.ns + ".svc:11211"}},
+			KeystoneEndpoint: "http://keystone.openstack.svc:5000/v3",
+			ServiceUser:      shared.ServiceUserSpec{SecretRef: shared.SecretKeyRef{Name: "placement-keystone", Key: "password"}},
+		},
+	}
+}
+
+func (s *site) placement() *placementv1.Placement {
+	var p placementv1.Placement
+	must(s.t, k8s.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: s.name}, &p))
+	return &p
+}
+
+// update changes the Placement, retrying on conflicts.
+func (s *site) update(change func(*placementv1.Placement)) {
+	s.t.Helper()
+	eventually(s.t, time.Minute, func() error {
+		p := s.placement()
+		change(p)
+		return k8s.Update(s.ctx, p)
+	})
+}
+
+// condition waits until the condition has status (and reason, if given)
+// for the current generation.
+func (s *site) condition(typ string, status metav1.ConditionStatus, reason string) *metav1.Condition {
+	s.t.Helper()
+	var got *metav1.Condition
+	eventually(s.t, waitLong, func() error {
+		p := s.placement()
+		c := meta.FindStatusCondition(p.Status.Conditions, typ)
+		if c == nil || c.Status != status || (reason != "" && c.Reason != reason) || c.ObservedGeneration != p.Generation {
+			var all []string
+			for _, c := range p.Status.Conditions {
+				all = append(all, fmt.Sprintf("%s=%s/%s (%s)", c.Type, c.Status, c.Reason, c.Message))
+			}
+			return fmt.Errorf("want %s=%s %s at generation %d; have %s", typ, status, reason, p.Generation, strings.Join(all, "; "))
+		}
+		got = c
+		return nil
+	})
+	return got
+}
+
+func (s *site) ready() {
+	s.t.Helper()
+	s.condition(placementv1.ConditionReady, metav1.ConditionTrue, "AllReady")
+}
+
+// events counts the Placement's events by reason.
+func (s *site) events() map[string]int {
+	s.t.Helper()
+	var list corev1.EventList
+	must(s.t, k8s.List(s.ctx, &list, client.InNamespace(s.ns)))
+	out := map[string]int{}
+	for _, e := range list.Items {
+		if e.InvolvedObject.Kind == "Placement" && e.InvolvedObject.Name == s.name {
+			out[e.Reason] += int(max(e.Count, 1))
+		}
+	}
+	return out
+}
+
+// waitEvent waits for an event of the Placement with reason.
+func (s *site) waitEvent(reason string) {
+	s.t.Helper()
+	eventually(s.t, waitLong, func() error {
+		if s.events()[reason] == 0 {
+			return fmt.Errorf("no %s event; have %v", reason, s.events())
+		}
+		return nil
+	})
+}
+
+// exists reports whether obj exists on the site's cluster.
+func (s *site) exists(obj client.Object) bool {
+	s.t.Helper()
+	err := s.c.Get(s.ctx, client.ObjectKeyFromObject(obj), obj)
+	if err != nil && client.IgnoreNotFound(err) != nil {
+		s.t.Fatal(err)
+	}
+	return err == nil
+}
+
+// sqlCount runs a COUNT query on the local MariaDB.
+func sqlCount(t *testing.T, query string) string {
+	t.Helper()
+	out, err := db.Query(query)
+	must(t, err)
+	return out
+}
+
+func (s *site) schemaExists() bool {
+	return sqlCount(s.t, "SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = '"+s.schema+"'") == "1"
+}
+
+func (s *site) userExists() bool {
+	return sqlCount(s.t, "SELECT COUNT(*) FROM mysql.user WHERE user = '"+s.dbUser+"'") != "0"
+}
+
+func eventually(t *testing.T, timeout time.Duration, f func() error) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		err := f()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s: %v", timeout, err)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,186 @@
+package placement_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
+)
+
+// TestDeletionCleansUp: the finalizer deletes the MariaDB CRs (the schema
+// and account go with them), garbage collection removes the owned children,
+// and the Placement's metric series disappear.
+func TestDeletionCleansUp(t *testing.T) {
+	s := newSite(t, k8s, "2025.2", nil)
+	s.ready()
+	series := fmt.Sprintf(`placement=%q`, s.name)
+	eventually(t, waitLong, func() error {
+		m, err := op.metrics()
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(m, series) {
+			return fmt.Errorf("no metric series %s yet", series)
+		}
+		return nil
+	})
+
+	must(t, k8s.Delete(s.ctx, s.placement()))
+	eventually(t, waitLong, func() error {
+		if s.exists(&placementv1.Placement{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name}}) {
+			return fmt.Errorf("placement still there")
+		}
+		return nil
+	})
+	children := []client.Object{
+		&mariadbv1alpha1.Database{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name}},
+		&mariadbv1alpha1.User{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name}},
+		&mariadbv1alpha1.Grant{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name}},
+		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name}},
+		&corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name}},
+		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name + "-db-connection"}},
+		&batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name + "-db-sync"}},
+	}
+	eventually(t, waitLong, func() error {
+		for _, obj := range children {
+			if s.exists(obj) {
+				return fmt.Errorf("%T %s still exists", obj, obj.GetName())
+			}
+		}
+		var cms corev1.ConfigMapList
+		must(t, k8s.List(s.ctx, &cms, client.InNamespace(s.ns), client.HasLabels{"operators.c5c3.io/config-base"}))
+		if len(cms.Items) > 0 {
+			return fmt.Errorf("%d config ConfigMaps left", len(cms.Items))
+		}
+		if s.schemaExists() || s.userExists() {
+			return fmt.Errorf("schema %s or account %s still on the server", s.schema, s.dbUser)
+		}
+		return nil
+	})
+	for _, reason := range []string{"FinalizingDatabase", "DatabaseFinalized"} {
+		if s.events()[reason] == 0 {
+			t.Errorf("no %s event; have %v", reason, s.events())
+		}
+	}
+	m, err := op.metrics()
+	must(t, err)
+	if strings.Contains(m, series) {
+		t.Errorf("metric series of the deleted Placement remain")
+	}
+}
+
+// TestReleaseUpgrade: 2025.2 → 2026.1 with the image in lockstep re-runs
+// db-sync and promotes installedRelease; a downgrade, a skipped release and
+// an image of another release are refused with their reasons.
+func TestReleaseUpgrade(t *testing.T) {
+	s := newSite(t, k8s, "2025.2", nil)
+	s.ready()
+	before := s.jobUID()
+	setRelease := func(release, tag string) {
+		s.update(func(p *placementv1.Placement) {
+			p.Spec.OpenStackRelease = release
+			p.Spec.Image.Tag = tag
+		})
+	}
+
+	setRelease("2026.1", "2026.1")
+	s.ready()
+	if p := s.placement(); p.Status.InstalledRelease != "2026.1" {
+		t.Fatalf("installedRelease = %q after the upgrade", p.Status.InstalledRelease)
+	}
+	if s.jobUID() == before {
+		t.Fatal("the upgrade did not re-run db-sync")
+	}
+	if n := s.events()["DatabaseSynced"]; n != 2 {
+		t.Errorf("DatabaseSynced events = %d, want 2 (install, upgrade)", n)
+	}
+
+	setRelease("2025.2", "2025.2")
+	s.condition(placementv1.ConditionDatabaseReady, metav1.ConditionFalse, "DowngradeNotSupported")
+	s.waitEvent("DowngradeNotSupported")
+
+	setRelease("2027.1", "2027.1")
+	s.condition(placementv1.ConditionDatabaseReady, metav1.ConditionFalse, "UpgradePathInvalid")
+	s.waitEvent("UpgradePathInvalid")
+
+	setRelease("2026.2", "2026.1")
+	s.condition(placementv1.ConditionDatabaseReady, metav1.ConditionFalse, "ImageReleaseMismatch")
+	if p := s.placement(); p.Status.InstalledRelease != "2026.1" {
+		t.Errorf("installedRelease = %q after refused changes, want 2026.1", p.Status.InstalledRelease)
+	}
+
+	setRelease("2026.1", "2026.1")
+	s.ready()
+}
+
+// TestCredentialRotation: a new service-user password rolls the Deployment
+// exactly once; the new pods run and the Placement is Ready again.
+func TestCredentialRotation(t *testing.T) {
+	s := newSite(t, k8s, "2025.2", nil)
+	s.ready()
+	gen := s.deployment().Generation
+	var sec corev1.Secret
+	must(t, k8s.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: "placement-keystone"}, &sec))
+	sec.Data = map[string][]byte{"password": []byte("ks-pw-2")}
+	must(t, k8s.Update(s.ctx, &sec))
+	eventually(t, waitLong, func() error {
+		if g := s.deployment().Generation; g == gen {
+			return fmt.Errorf("deployment not rolled yet")
+		}
+		return nil
+	})
+	s.ready()
+	if g := s.deployment().Generation; g != gen+1 {
+		t.Errorf("deployment generation %d → %d, want one rollout", gen, g)
+	}
+	var rs appsv1.ReplicaSetList
+	must(t, k8s.List(s.ctx, &rs, client.InNamespace(s.ns)))
+	if len(rs.Items) != 2 {
+		t.Errorf("%d ReplicaSets, want 2 (before and after the rotation)", len(rs.Items))
+	}
+}
+
+// TestOperatorKilledMidPipeline: the operator dies while the db-sync Job
+// runs; once restarted it converges without a second Job.
+func TestOperatorKilledMidPipeline(t *testing.T) {
+	s := newSite(t, k8s, "2025.2", nil)
+	var uid string
+	eventually(t, waitLong, func() error {
+		uid = s.jobUID()
+		if uid == "" {
+			return fmt.Errorf("no db-sync Job yet")
+		}
+		return nil
+	})
+	op.kill()
+	must(t, op.start())
+	s.ready()
+	if got := s.jobUID(); got != uid {
+		t.Errorf("db-sync Job replaced after the restart: %s → %s", uid, got)
+	}
+	if n := s.events()["DatabaseSynced"]; n != 1 {
+		t.Errorf("DatabaseSynced events = %d, want 1", n)
+	}
+}
+
+func (s *site) deployment() *appsv1.Deployment {
+	var d appsv1.Deployment
+	must(s.t, s.c.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: s.name}, &d))
+	return &d
+}
+
+func (s *site) jobUID() string {
+	var j batchv1.Job
+	if err := s.c.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: s.name + "-db-sync"}, &j); err != nil {
+		return ""
+	}
+	return string(j.UID)
+}

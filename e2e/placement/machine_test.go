@@ -1,0 +1,63 @@
+package placement_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/config"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/c5c3/openstack-operators/e2e/localrun"
+	"github.com/c5c3/openstack-operators/e2e/localsvc"
+	"github.com/c5c3/openstack-operators/e2e/standins"
+)
+
+// machine is what runs beside a cluster on this machine: the ESO and
+// mariadb-operator stand-ins (Database/User/Grant carried out on the real
+// MariaDB) and the pod runner.
+type machine struct {
+	runner *localrun.Runner
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+func startMachine(ctx context.Context, cfg *rest.Config, db *localsvc.MariaDB) (*machine, error) {
+	scheme, err := standins.NewScheme()
+	if err != nil {
+		return nil, err
+	}
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme: scheme, Metrics: metricsserver.Options{BindAddress: "0"}, HealthProbeBindAddress: "0",
+		// One machine per cluster: the target-cluster scenario starts a second.
+		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := standins.SetupWithManager(mgr, db); err != nil {
+		return nil, err
+	}
+	r := &localrun.Runner{Client: mgr.GetClient(), Profiles: []localrun.Profile{localrun.Placement}, Hosts: localrun.MariaDBHosts(mgr.GetClient())}
+	if err := r.SetupWithManager(mgr); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	m := &machine{runner: r, cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(m.done)
+		if err := mgr.Start(ctx); err != nil {
+			fmt.Fprintln(os.Stderr, "e2e machine:", err)
+		}
+	}()
+	return m, nil
+}
+
+func (m *machine) stop() {
+	m.cancel()
+	<-m.done
+	m.runner.Stop()
+}

@@ -1,0 +1,86 @@
+package placement_test
+
+import (
+	"fmt"
+	"testing"
+
+	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/operator"
+	"github.com/c5c3/openstack-operators/common/targetcluster"
+	"github.com/c5c3/openstack-operators/e2e/cluster"
+	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
+)
+
+// TestTargetCluster: a second local control plane, registered by a
+// kubeconfig Secret, receives every child of a Placement that names it (the
+// db-sync Job runs for real there too); deregistration reports
+// TargetClusterUnavailable; deletion afterwards releases the finalizer with
+// RemoteChildrenAbandoned once --abandon-grace (20 s here) has passed.
+func TestTargetCluster(t *testing.T) {
+	target, err := cluster.Up("e2e-placement-target")
+	must(t, err)
+	t.Cleanup(func() {
+		var code int
+		keepOrDown(target, &code)
+	})
+	must(t, installCRDs(target, false))
+	remote, err := client.New(target.Config, client.Options{Scheme: operator.NewScheme(placementv1.AddToScheme)})
+	must(t, err)
+	must(t, prepareCluster(t.Context(), remote))
+	m, err := startMachine(t.Context(), target.Config, db)
+	must(t, err)
+	t.Cleanup(m.stop)
+
+	kc, err := cluster.EmbeddedKubeconfig(target.Config)
+	must(t, err)
+	reg := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Namespace: clustersNamespace, Name: "target",
+			Labels: map[string]string{targetcluster.RegistrationLabel: targetcluster.RegistrationLabelValue}},
+		Data: map[string][]byte{targetcluster.KubeconfigKey: kc},
+	}
+	must(t, k8s.Create(t.Context(), reg))
+
+	s := newSite(t, remote, "2025.2", func(p *placementv1.Placement) {
+		p.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "target"}
+	})
+	s.condition(placementv1.ConditionDatabaseReady, metav1.ConditionTrue, "DatabaseSynced")
+	s.condition(placementv1.ConditionDeploymentReady, metav1.ConditionTrue, "DeploymentReady")
+	for _, obj := range []client.Object{
+		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name}},
+		&corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name}},
+		&mariadbv1alpha1.Database{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name}},
+	} {
+		if !s.exists(obj) {
+			t.Errorf("%T %s missing on the target", obj, obj.GetName())
+		}
+		if err := k8s.Get(s.ctx, client.ObjectKeyFromObject(obj), obj); err == nil {
+			t.Errorf("%T %s landed on the management cluster", obj, obj.GetName())
+		}
+	}
+	if !s.schemaExists() {
+		t.Errorf("schema %s not created through the target's Database", s.schema)
+	}
+
+	must(t, k8s.Delete(s.ctx, reg))
+	s.condition(placementv1.ConditionSecretsReady, metav1.ConditionFalse, "TargetClusterUnavailable")
+
+	must(t, k8s.Delete(s.ctx, s.placement()))
+	eventually(t, waitLong, func() error {
+		if err := k8s.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: s.name}, &placementv1.Placement{}); err == nil {
+			return fmt.Errorf("placement still held")
+		}
+		return nil
+	})
+	if s.events()["RemoteChildrenAbandoned"] == 0 {
+		t.Errorf("no RemoteChildrenAbandoned event; have %v", s.events())
+	}
+	if !s.exists(&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name}}) {
+		t.Errorf("the abandoned Deployment should stay on the target")
+	}
+}
