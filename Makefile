@@ -1,5 +1,5 @@
 # Thin wrapper: every target calls one script.
-.PHONY: test run stop generate tools image
+.PHONY: test run stop generate tools image bench e2e-kind
 
 test: ## Build what is missing, then vet, lint and test every module.
 	hack/test.sh
@@ -21,3 +21,6 @@ tools: ## Build the pinned toolchain into the cache.
 
 image: ## Build the Placement operator image tarball without a container engine (bin/).
 	hack/image.sh placement-operator
+
+e2e-kind: ## The Placement e2e suite on kind clusters (needs Docker; not run in CI here).
+	hack/e2e-kind.sh

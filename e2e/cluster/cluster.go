@@ -2,7 +2,8 @@
 // etcd, kube-apiserver, kube-controller-manager and kube-scheduler built
 // from the Go module proxy, with kwok's fake nodes (hack/cluster.sh), one
 // per suite. Pods are kwok's; e2e/localrun runs the commands of the
-// operators' pods on this machine.
+// operators' pods on this machine. With E2E_PROVIDER=kind the suites use
+// kind clusters instead (hack/e2e-kind.sh creates them).
 package cluster
 
 import (
@@ -26,32 +27,65 @@ type Cluster struct {
 	Kubeconfig string
 	Config     *rest.Config
 	root       string
+	// external clusters (kind) are created and deleted by their script.
+	external bool
 }
 
-// Up creates (or restarts) the named cluster and waits for its nodes.
+// Kind reports whether the suites run on kind clusters (E2E_PROVIDER=kind,
+// set by hack/e2e-kind.sh): real nodes, created outside the suite.
+func Kind() bool { return os.Getenv("E2E_PROVIDER") == "kind" }
+
+// Up creates (or restarts) the named cluster and waits for its nodes. On
+// kind it connects to the kind cluster of that name, which must exist.
 func Up(name string) (*Cluster, error) {
 	root, err := testenv.RepoRoot()
 	if err != nil {
 		return nil, err
 	}
-	out, err := script(root, "up", name)
-	if err != nil {
-		return nil, err
+	var kubeconfig string
+	if Kind() {
+		if kubeconfig, err = kindKubeconfig(name); err != nil {
+			return nil, err
+		}
+	} else {
+		out, err := script(root, "up", name)
+		if err != nil {
+			return nil, err
+		}
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		kubeconfig = lines[len(lines)-1]
 	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	kubeconfig := lines[len(lines)-1]
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	if err != nil {
 		return nil, fmt.Errorf("kubeconfig of cluster %s: %w", name, err)
 	}
 	cfg.QPS, cfg.Burst = 50, 100
-	return &Cluster{Name: name, Kubeconfig: kubeconfig, Config: cfg, root: root}, nil
+	return &Cluster{Name: name, Kubeconfig: kubeconfig, Config: cfg, root: root, external: Kind()}, nil
 }
 
-// Down stops every process of the cluster and deletes its state.
+// Down stops every process of the cluster and deletes its state; a kind
+// cluster is left to the script that created it.
 func (c *Cluster) Down() error {
+	if c.external {
+		return nil
+	}
 	_, err := script(c.root, "down", c.Name)
 	return err
+}
+
+// kindKubeconfig writes the kubeconfig of kind cluster name to a file.
+func kindKubeconfig(name string) (string, error) {
+	out, err := run("", "kind", "get", "kubeconfig", "--name", name)
+	if err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp("", "kind-"+name+"-*.kubeconfig")
+	if err != nil {
+		return "", err
+	}
+	defer func() { _ = f.Close() }()
+	_, err = f.WriteString(out)
+	return f.Name(), err
 }
 
 // Tool is the path of a pinned tool (hack/tools.sh --path).

@@ -16,6 +16,7 @@ type MariaDB struct {
 	Port   int
 	Socket string
 	dir    string
+	bind   string
 	proc   *Proc
 }
 
@@ -24,7 +25,11 @@ var mariadbSizing = []string{"--innodb-log-file-size=8M", "--innodb-buffer-pool-
 // StartMariaDB initialises a data directory and starts the server. The
 // directory is made under /tmp: the socket path must stay under the 107
 // bytes of a unix socket address, which test temp dirs can exceed.
-func StartMariaDB() (*MariaDB, error) {
+func StartMariaDB() (*MariaDB, error) { return StartMariaDBOn("127.0.0.1") }
+
+// StartMariaDBOn is StartMariaDB listening on bind (an address of this
+// machine that pods of a real cluster can reach).
+func StartMariaDBOn(bind string) (*MariaDB, error) {
 	dir, err := os.MkdirTemp("", "mdb")
 	if err != nil {
 		return nil, err
@@ -33,7 +38,7 @@ func StartMariaDB() (*MariaDB, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &MariaDB{Port: port, Socket: filepath.Join(dir, "mysqld.sock"), dir: dir}
+	m := &MariaDB{Port: port, Socket: filepath.Join(dir, "mysqld.sock"), dir: dir, bind: bind}
 	user := []string{}
 	if os.Geteuid() == 0 {
 		user = []string{"--user=root"}
@@ -45,7 +50,7 @@ func StartMariaDB() (*MariaDB, error) {
 		return nil, exitError("mariadb-install-db", code, err, log)
 	}
 	argv := append([]string{"mariadbd", "--no-defaults", "--datadir=" + dir + "/data",
-		"--skip-networking=0", "--bind-address=127.0.0.1", "--port=" + strconv.Itoa(port),
+		"--skip-networking=0", "--bind-address=" + bind, "--port=" + strconv.Itoa(port),
 		"--socket=" + m.Socket, "--pid-file=" + dir + "/mysqld.pid", "--skip-name-resolve", "--skip-log-bin",
 		"--character-set-server=utf8mb4", "--collation-server=utf8mb4_general_ci"}, user...)
 	argv = append(argv, mariadbSizing...)
@@ -61,7 +66,7 @@ func StartMariaDB() (*MariaDB, error) {
 }
 
 // Addr is host:port of the TCP listener.
-func (m *MariaDB) Addr() string { return "127.0.0.1:" + strconv.Itoa(m.Port) }
+func (m *MariaDB) Addr() string { return m.bind + ":" + strconv.Itoa(m.Port) }
 
 // Query runs SQL as root over the socket and returns the rows, tab-separated.
 func (m *MariaDB) Query(sql string) (string, error) {
@@ -107,7 +112,7 @@ func sqlString(s string) string {
 
 // QueryAs runs SQL over TCP as user with password, as a client would.
 func (m *MariaDB) QueryAs(user, password, db, sql string) (string, error) {
-	cmd := exec.Command("mariadb", "--no-defaults", "-h", "127.0.0.1", "-P", strconv.Itoa(m.Port),
+	cmd := exec.Command("mariadb", "--no-defaults", "-h", m.bind, "-P", strconv.Itoa(m.Port),
 		"-u", user, "-p"+password, "-N", "-B", "-D", db, "-e", sql)
 	cmd.Env = BaseEnv(m.dir)
 	out, err := cmd.CombinedOutput()

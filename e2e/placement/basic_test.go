@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/probe"
+	"github.com/c5c3/openstack-operators/e2e/cluster"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
@@ -35,7 +36,7 @@ func TestBasicDeploymentToReady(t *testing.T) {
 				t.Errorf("installedRelease = %q, want %s", p.Status.InstalledRelease, release)
 			}
 			api := s.condition(placementv1.ConditionPlacementAPIReady, metav1.ConditionTrue, "APIHealthy")
-			if url := p.Annotations[probe.URLAnnotation]; url == "" || !strings.Contains(api.Message, url) {
+			if url := p.Annotations[probe.URLAnnotation]; !cluster.Kind() && (url == "" || !strings.Contains(api.Message, url)) {
 				t.Errorf("PlacementAPIReady %q does not name the local API %q", api.Message, url)
 			}
 			for _, obj := range []client.Object{
@@ -62,6 +63,9 @@ func TestBasicDeploymentToReady(t *testing.T) {
 				t.Errorf("events %v, want one DatabaseSynced", s.events())
 			}
 
+			if cluster.Kind() {
+				return // the API processes are the local runner's only with kwok
+			}
 			// The API process dies: the pod turns not Ready and the probe fails.
 			if n := local.runner.Kill(s.ns); n == 0 {
 				t.Fatal("no API process ran for the Placement")

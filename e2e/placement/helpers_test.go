@@ -3,6 +3,7 @@ package placement_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -17,6 +19,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/e2e/cluster"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
@@ -59,6 +62,9 @@ func newSite(t *testing.T, c client.Client, release string, mutate func(*placeme
 	m := &mariadbv1alpha1.MariaDB{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "mariadb"}}
 	m.Spec.Storage = mariadbv1alpha1.Storage{Size: ptr.To(resource.MustParse("1Gi"))}
 	must(t, c.Create(s.ctx, m))
+	if cluster.Kind() {
+		kindMariaDBService(t, c, s.ns)
+	}
 	for _, sec := range []*corev1.Secret{
 		{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "placement-db"}, StringData: map[string]string{"username": s.dbUser, "password": "db-pw-1"}},
 		{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "placement-keystone"}, StringData: map[string]string{"password": "ks-pw-1"}},
@@ -79,11 +85,15 @@ func newSite(t *testing.T, c client.Client, release string, mutate func(*placeme
 // newPlacement is the sample Placement without the fields the webhook
 // defaults.
 func newPlacement(s *site, release string) *placementv1.Placement {
+	repo := "registry.example.org/openstack/placement"
+	if r := os.Getenv("E2E_PLACEMENT_IMAGE_REPOSITORY"); r != "" {
+		repo = r // on kind the image runs: one tag per release
+	}
 	return &placementv1.Placement{
 		ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name},
 		Spec: placementv1.PlacementSpec{
 			OpenStackRelease: release,
-			Image:            shared.ImageSpec{Repository: "registry.example.org/openstack/placement", Tag: release},
+			Image:            shared.ImageSpec{Repository: repo, Tag: release},
 			Database: shared.DatabaseSpec{
 				ClusterRef: &shared.LocalObjectRef{Name: "mariadb"},
 				Port:       int32(db.Port),
@@ -188,6 +198,22 @@ func (s *site) schemaExists() bool {
 
 func (s *site) userExists() bool {
 	return sqlCount(s.t, "SELECT COUNT(*) FROM mysql.user WHERE user = '"+s.dbUser+"'") != "0"
+}
+
+// kindMariaDBService gives the MariaDB CR the Service mariadb-operator
+// would, pointing at the suite's server on the host (kind only; with kwok
+// the runner resolves the name to loopback inside each pod).
+func kindMariaDBService(t *testing.T, c client.Client, ns string) {
+	t.Helper()
+	port := int32(db.Port)
+	must(t, c.Create(t.Context(), &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "mariadb"},
+		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Name: "mysql", Port: port}}}}))
+	must(t, c.Create(t.Context(), &discoveryv1.EndpointSlice{
+		ObjectMeta:  metav1.ObjectMeta{Namespace: ns, Name: "mariadb-host", Labels: map[string]string{discoveryv1.LabelServiceName: "mariadb"}},
+		AddressType: discoveryv1.AddressTypeIPv4,
+		Endpoints:   []discoveryv1.Endpoint{{Addresses: []string{hostIP}}},
+		Ports:       []discoveryv1.EndpointPort{{Name: ptr.To("mysql"), Port: &port}},
+	}))
 }
 
 func eventually(t *testing.T, timeout time.Duration, f func() error) {

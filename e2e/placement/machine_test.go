@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
+	"github.com/c5c3/openstack-operators/e2e/cluster"
 	"github.com/c5c3/openstack-operators/e2e/localrun"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
 	"github.com/c5c3/openstack-operators/e2e/standins"
@@ -41,9 +42,12 @@ func startMachine(ctx context.Context, cfg *rest.Config, db *localsvc.MariaDB) (
 	if err := standins.SetupWithManager(mgr, db); err != nil {
 		return nil, err
 	}
+	// On kind a real kubelet runs the pods.
 	r := &localrun.Runner{Client: mgr.GetClient(), Profiles: []localrun.Profile{localrun.Placement}, Hosts: localrun.MariaDBHosts(mgr.GetClient())}
-	if err := r.SetupWithManager(mgr); err != nil {
-		return nil, err
+	if !cluster.Kind() {
+		if err := r.SetupWithManager(mgr); err != nil {
+			return nil, err
+		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	m := &machine{runner: r, cancel: cancel, done: make(chan struct{})}

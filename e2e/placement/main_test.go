@@ -70,7 +70,10 @@ func run(m *testing.M) (code int) {
 	if err := installCRDs(mgmt, false); err != nil {
 		return fail(err)
 	}
-	if db, err = localsvc.StartMariaDB(); err != nil {
+	if cluster.Kind() && hostIP == "" {
+		return fail(fmt.Errorf("E2E_PROVIDER=kind needs E2E_HOST_IP, the host's address on the kind network (hack/e2e-kind.sh sets it)"))
+	}
+	if db, err = localsvc.StartMariaDBOn(serverAddress()); err != nil {
 		return fail(err)
 	}
 	defer func() { _ = db.Stop() }()
@@ -157,6 +160,19 @@ func prepareCluster(ctx context.Context, c client.Client) error {
 		return err
 	}
 	return testenv.SecretStore(ctx, c, "", shared.DefaultSecretStoreName, true)
+}
+
+// hostIP is, on kind, the host's address on the kind network: pods reach
+// the MariaDB there and the API server reaches the webhooks.
+var hostIP = os.Getenv("E2E_HOST_IP")
+
+// serverAddress is where the suite's servers listen: loopback with kwok,
+// the kind network's host address on kind.
+func serverAddress() string {
+	if cluster.Kind() {
+		return hostIP
+	}
+	return "127.0.0.1"
 }
 
 func logLevel() int8 {

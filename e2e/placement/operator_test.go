@@ -66,7 +66,7 @@ func helmInstall(ctx context.Context) error {
 	}
 	cmd := exec.CommandContext(ctx, helm, "install", releaseName, chart, "--kubeconfig", mgmt.Kubeconfig,
 		"--namespace", operatorNamespace, "--create-namespace",
-		"--set", "webhook.url=https://127.0.0.1:"+strconv.Itoa(operatorPorts.webhook),
+		"--set", "webhook.url=https://"+serverAddress()+":"+strconv.Itoa(operatorPorts.webhook),
 		"--set", "operator.clustersNamespace="+clustersNamespace)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("helm install: %w: %s", err, out)
@@ -123,7 +123,8 @@ func newOperator(ctx context.Context) (*operatorProcess, error) {
 }
 
 // start runs the operator with the chart's flags, except for addresses
-// (loopback) and --probe-url-annotation (the pod runner names the local API).
+// (loopback) and --probe-url-annotation (the pod runner names the local
+// API; on kind, --probe-via-apiserver).
 func (o *operatorProcess) start() error {
 	env := append(localsvc.BaseEnv(o.dir), "KUBECONFIG="+o.kubeconfig, "POD_NAMESPACE="+operatorNamespace)
 	argv := []string{o.bin,
@@ -135,8 +136,13 @@ func (o *operatorProcess) start() error {
 		"--webhook-cert-dir=" + o.certDir,
 		"--clusters-namespace=" + clustersNamespace,
 		"--abandon-grace=20s",
-		"--probe-url-annotation",
 		"--zap-log-level=info",
+	}
+	if cluster.Kind() {
+		// Real pods: the probe reaches them through the API server.
+		argv = append(argv, "--probe-via-apiserver")
+	} else {
+		argv = append(argv, "--probe-url-annotation")
 	}
 	p, err := localsvc.Start(localsvc.ProcSpec{Name: "placement-operator", Dir: o.dir, Argv: argv, Env: env})
 	if err != nil {
