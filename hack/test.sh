@@ -7,7 +7,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 export GOFLAGS=${GOFLAGS:--buildvcs=false}
 
-hack/tools.sh etcd kube-apiserver controller-gen golangci-lint helm
+# Everything the suites start: envtest (etcd, kube-apiserver), the e2e
+# control plane (hack/cluster.sh), helm for the chart tests and installs.
+hack/tools.sh etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok kwokctl controller-gen golangci-lint helm
 hack/debian.sh # the real servers the conformance suite starts
 KUBEBUILDER_ASSETS=$(hack/tools.sh --envtest-assets)
 export KUBEBUILDER_ASSETS
@@ -28,6 +30,6 @@ for mod in $modules; do
 done
 for mod in $modules; do
   echo "== $mod: test"
-  (cd "$mod" && go test -count=1 ./...)
+  (cd "$mod" && go test -count=1 -timeout 30m ./...)
 done
 hack/bench.sh --smoke
