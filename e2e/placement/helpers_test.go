@@ -20,6 +20,7 @@ import (
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/e2e/cluster"
+	"github.com/c5c3/openstack-operators/e2e/poll"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
@@ -58,10 +59,10 @@ func newSite(t *testing.T, c client.Client, release string, mutate func(*placeme
 	s := &site{t: t, ctx: t.Context(), c: c, ns: "e2e-" + slug, name: "p-" + slug}
 	s.schema = "pl_" + strings.ReplaceAll(slug, "-", "_")
 	s.dbUser = s.name
-	must(t, c.Create(s.ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}}))
+	poll.Must(t, c.Create(s.ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}}))
 	m := &mariadbv1alpha1.MariaDB{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "mariadb"}}
 	m.Spec.Storage = mariadbv1alpha1.Storage{Size: ptr.To(resource.MustParse("1Gi"))}
-	must(t, c.Create(s.ctx, m))
+	poll.Must(t, c.Create(s.ctx, m))
 	if cluster.Kind() {
 		kindMariaDBService(t, c, s.ns)
 	}
@@ -69,16 +70,16 @@ func newSite(t *testing.T, c client.Client, release string, mutate func(*placeme
 		{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "placement-db"}, StringData: map[string]string{"username": s.dbUser, "password": "db-pw-1"}},
 		{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "placement-keystone"}, StringData: map[string]string{"password": "ks-pw-1"}},
 	} {
-		must(t, c.Create(s.ctx, sec))
+		poll.Must(t, c.Create(s.ctx, sec))
 	}
 	if c != k8s {
-		must(t, k8s.Create(s.ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}}))
+		poll.Must(t, k8s.Create(s.ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}}))
 	}
 	p := newPlacement(s, release)
 	if mutate != nil {
 		mutate(p)
 	}
-	must(t, k8s.Create(s.ctx, p))
+	poll.Must(t, k8s.Create(s.ctx, p))
 	return s
 }
 
@@ -109,18 +110,15 @@ func newPlacement(s *site, release string) *placementv1.Placement {
 
 func (s *site) placement() *placementv1.Placement {
 	var p placementv1.Placement
-	must(s.t, k8s.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: s.name}, &p))
+	poll.Must(s.t, k8s.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: s.name}, &p))
 	return &p
 }
 
 // update changes the Placement, retrying on conflicts.
 func (s *site) update(change func(*placementv1.Placement)) {
 	s.t.Helper()
-	eventually(s.t, time.Minute, func() error {
-		p := s.placement()
-		change(p)
-		return k8s.Update(s.ctx, p)
-	})
+	p := s.placement()
+	poll.Update(s.t, k8s, p, time.Minute, func() { change(p) })
 }
 
 // condition waits until the condition has status (and reason, if given)
@@ -128,7 +126,7 @@ func (s *site) update(change func(*placementv1.Placement)) {
 func (s *site) condition(typ string, status metav1.ConditionStatus, reason string) *metav1.Condition {
 	s.t.Helper()
 	var got *metav1.Condition
-	eventually(s.t, waitLong, func() error {
+	poll.Until(s.t, waitLong, func() error {
 		p := s.placement()
 		c := meta.FindStatusCondition(p.Status.Conditions, typ)
 		if c == nil || c.Status != status || (reason != "" && c.Reason != reason) || c.ObservedGeneration != p.Generation {
@@ -153,7 +151,7 @@ func (s *site) ready() {
 func (s *site) events() map[string]int {
 	s.t.Helper()
 	var list corev1.EventList
-	must(s.t, k8s.List(s.ctx, &list, client.InNamespace(s.ns)))
+	poll.Must(s.t, k8s.List(s.ctx, &list, client.InNamespace(s.ns)))
 	out := map[string]int{}
 	for _, e := range list.Items {
 		if e.InvolvedObject.Kind == "Placement" && e.InvolvedObject.Name == s.name {
@@ -166,7 +164,7 @@ func (s *site) events() map[string]int {
 // waitEvent waits for an event of the Placement with reason.
 func (s *site) waitEvent(reason string) {
 	s.t.Helper()
-	eventually(s.t, waitLong, func() error {
+	poll.Until(s.t, waitLong, func() error {
 		if s.events()[reason] == 0 {
 			return fmt.Errorf("no %s event; have %v", reason, s.events())
 		}
@@ -188,7 +186,7 @@ func (s *site) exists(obj client.Object) bool {
 func sqlCount(t *testing.T, query string) string {
 	t.Helper()
 	out, err := db.Query(query)
-	must(t, err)
+	poll.Must(t, err)
 	return out
 }
 
@@ -206,34 +204,12 @@ func (s *site) userExists() bool {
 func kindMariaDBService(t *testing.T, c client.Client, ns string) {
 	t.Helper()
 	port := int32(db.Port)
-	must(t, c.Create(t.Context(), &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "mariadb"},
+	poll.Must(t, c.Create(t.Context(), &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "mariadb"},
 		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Name: "mysql", Port: port}}}}))
-	must(t, c.Create(t.Context(), &discoveryv1.EndpointSlice{
+	poll.Must(t, c.Create(t.Context(), &discoveryv1.EndpointSlice{
 		ObjectMeta:  metav1.ObjectMeta{Namespace: ns, Name: "mariadb-host", Labels: map[string]string{discoveryv1.LabelServiceName: "mariadb"}},
 		AddressType: discoveryv1.AddressTypeIPv4,
 		Endpoints:   []discoveryv1.Endpoint{{Addresses: []string{hostIP}}},
 		Ports:       []discoveryv1.EndpointPort{{Name: ptr.To("mysql"), Port: &port}},
 	}))
-}
-
-func eventually(t *testing.T, timeout time.Duration, f func() error) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		err := f()
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s: %v", timeout, err)
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
-}
-
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
 }

@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/c5c3/openstack-operators/e2e/poll"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
@@ -22,7 +23,7 @@ func TestDeletionCleansUp(t *testing.T) {
 	s := newSite(t, k8s, "2025.2", nil)
 	s.ready()
 	series := fmt.Sprintf(`placement=%q`, s.name)
-	eventually(t, waitLong, func() error {
+	poll.Until(t, waitLong, func() error {
 		m, err := op.metrics()
 		if err != nil {
 			return err
@@ -33,8 +34,8 @@ func TestDeletionCleansUp(t *testing.T) {
 		return nil
 	})
 
-	must(t, k8s.Delete(s.ctx, s.placement()))
-	eventually(t, waitLong, func() error {
+	poll.Must(t, k8s.Delete(s.ctx, s.placement()))
+	poll.Until(t, waitLong, func() error {
 		if s.exists(&placementv1.Placement{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name}}) {
 			return fmt.Errorf("placement still there")
 		}
@@ -49,14 +50,14 @@ func TestDeletionCleansUp(t *testing.T) {
 		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name + "-db-connection"}},
 		&batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name + "-db-sync"}},
 	}
-	eventually(t, waitLong, func() error {
+	poll.Until(t, waitLong, func() error {
 		for _, obj := range children {
 			if s.exists(obj) {
 				return fmt.Errorf("%T %s still exists", obj, obj.GetName())
 			}
 		}
 		var cms corev1.ConfigMapList
-		must(t, k8s.List(s.ctx, &cms, client.InNamespace(s.ns), client.HasLabels{"operators.c5c3.io/config-base"}))
+		poll.Must(t, k8s.List(s.ctx, &cms, client.InNamespace(s.ns), client.HasLabels{"operators.c5c3.io/config-base"}))
 		if len(cms.Items) > 0 {
 			return fmt.Errorf("%d config ConfigMaps left", len(cms.Items))
 		}
@@ -71,7 +72,7 @@ func TestDeletionCleansUp(t *testing.T) {
 		}
 	}
 	m, err := op.metrics()
-	must(t, err)
+	poll.Must(t, err)
 	if strings.Contains(m, series) {
 		t.Errorf("metric series of the deleted Placement remain")
 	}
@@ -128,10 +129,10 @@ func TestCredentialRotation(t *testing.T) {
 	s.ready()
 	gen := s.deployment().Generation
 	var sec corev1.Secret
-	must(t, k8s.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: "placement-keystone"}, &sec))
+	poll.Must(t, k8s.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: "placement-keystone"}, &sec))
 	sec.Data = map[string][]byte{"password": []byte("ks-pw-2")}
-	must(t, k8s.Update(s.ctx, &sec))
-	eventually(t, waitLong, func() error {
+	poll.Must(t, k8s.Update(s.ctx, &sec))
+	poll.Until(t, waitLong, func() error {
 		if g := s.deployment().Generation; g == gen {
 			return fmt.Errorf("deployment not rolled yet")
 		}
@@ -142,7 +143,7 @@ func TestCredentialRotation(t *testing.T) {
 		t.Errorf("deployment generation %d → %d, want one rollout", gen, g)
 	}
 	var rs appsv1.ReplicaSetList
-	must(t, k8s.List(s.ctx, &rs, client.InNamespace(s.ns)))
+	poll.Must(t, k8s.List(s.ctx, &rs, client.InNamespace(s.ns)))
 	if len(rs.Items) != 2 {
 		t.Errorf("%d ReplicaSets, want 2 (before and after the rotation)", len(rs.Items))
 	}
@@ -153,7 +154,7 @@ func TestCredentialRotation(t *testing.T) {
 func TestOperatorKilledMidPipeline(t *testing.T) {
 	s := newSite(t, k8s, "2025.2", nil)
 	var uid string
-	eventually(t, waitLong, func() error {
+	poll.Until(t, waitLong, func() error {
 		uid = s.jobUID()
 		if uid == "" {
 			return fmt.Errorf("no db-sync Job yet")
@@ -161,7 +162,7 @@ func TestOperatorKilledMidPipeline(t *testing.T) {
 		return nil
 	})
 	op.kill()
-	must(t, op.start())
+	poll.Must(t, op.start())
 	s.ready()
 	if got := s.jobUID(); got != uid {
 		t.Errorf("db-sync Job replaced after the restart: %s → %s", uid, got)
@@ -173,7 +174,7 @@ func TestOperatorKilledMidPipeline(t *testing.T) {
 
 func (s *site) deployment() *appsv1.Deployment {
 	var d appsv1.Deployment
-	must(s.t, s.c.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: s.name}, &d))
+	poll.Must(s.t, s.c.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: s.name}, &d))
 	return &d
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/e2e/poll"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
@@ -22,7 +23,7 @@ import (
 // process and refuse what the CRD schema cannot catch.
 func TestAdmissionRefusesInvalidCRs(t *testing.T) {
 	s := &site{t: t, ctx: t.Context(), c: k8s, ns: "e2e-admission", name: "p-admission", schema: "pl_admission"}
-	must(t, k8s.Create(s.ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}}))
+	poll.Must(t, k8s.Create(s.ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}}))
 	for name, mutate := range map[string]func(*placementv1.Placement){
 		"option not in the release's catalog": func(p *placementv1.Placement) {
 			p.Spec.ExtraConfig = map[string]map[string]string{"placement": {"no_such_option": "1"}}
@@ -70,7 +71,7 @@ func TestHPAAndNetworkPolicy(t *testing.T) {
 	s.update(func(p *placementv1.Placement) { p.Spec.Autoscaling, p.Spec.NetworkPolicy = nil, nil })
 	s.condition(placementv1.ConditionHPAReady, metav1.ConditionTrue, "HPANotRequired")
 	s.condition(placementv1.ConditionNetworkPolicyReady, metav1.ConditionTrue, "NetworkPolicyNotRequired")
-	eventually(t, waitLong, func() error {
+	poll.Until(t, waitLong, func() error {
 		if s.exists(hpa) || s.exists(np) {
 			return fmt.Errorf("HPA or NetworkPolicy still there")
 		}
@@ -88,21 +89,21 @@ func TestHTTPRoute(t *testing.T) {
 	s := newSite(t, k8s, "2025.2", withGateway)
 	s.condition(placementv1.ConditionHTTPRouteReady, metav1.ConditionFalse, "GatewayAPINotInstalled")
 
-	must(t, installCRDs(mgmt, true))
-	must(t, op.restart())
+	poll.Must(t, installCRDs(mgmt, true))
+	poll.Must(t, op.restart())
 	s.condition(placementv1.ConditionHTTPRouteReady, metav1.ConditionFalse, "HTTPRouteNotAccepted")
 	route := &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name}}
 	if !s.exists(route) || len(route.Spec.Hostnames) != 1 || route.Spec.Hostnames[0] != "placement.example.org" {
 		t.Fatalf("HTTPRoute missing or wrong: %+v", route.Spec)
 	}
 	// No Gateway controller runs here: report the parent's acceptance as one would.
-	must(t, testenv.RouteAccepted(s.ctx, k8s, client.ObjectKeyFromObject(route), true))
+	poll.Must(t, testenv.RouteAccepted(s.ctx, k8s, client.ObjectKeyFromObject(route), true))
 	s.condition(placementv1.ConditionHTTPRouteReady, metav1.ConditionTrue, "HTTPRouteAccepted")
 	s.ready()
 
 	s.update(func(p *placementv1.Placement) { p.Spec.Gateway = nil })
 	s.condition(placementv1.ConditionHTTPRouteReady, metav1.ConditionTrue, "HTTPRouteNotRequired")
-	eventually(t, waitLong, func() error {
+	poll.Until(t, waitLong, func() error {
 		if s.exists(route) {
 			return fmt.Errorf("HTTPRoute still there")
 		}

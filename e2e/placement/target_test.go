@@ -14,6 +14,7 @@ import (
 	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
 	"github.com/c5c3/openstack-operators/e2e/cluster"
+	"github.com/c5c3/openstack-operators/e2e/poll"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
@@ -24,27 +25,27 @@ import (
 // RemoteChildrenAbandoned once --abandon-grace (20 s here) has passed.
 func TestTargetCluster(t *testing.T) {
 	target, err := cluster.Up("e2e-placement-target")
-	must(t, err)
+	poll.Must(t, err)
 	t.Cleanup(func() {
 		var code int
 		keepOrDown(target, &code)
 	})
-	must(t, installCRDs(target, false))
+	poll.Must(t, installCRDs(target, false))
 	remote, err := client.New(target.Config, client.Options{Scheme: operator.NewScheme(placementv1.AddToScheme)})
-	must(t, err)
-	must(t, prepareCluster(t.Context(), remote))
+	poll.Must(t, err)
+	poll.Must(t, prepareCluster(t.Context(), remote))
 	m, err := startMachine(t.Context(), target.Config, db)
-	must(t, err)
+	poll.Must(t, err)
 	t.Cleanup(m.stop)
 
 	kc, err := cluster.EmbeddedKubeconfig(target.Config)
-	must(t, err)
+	poll.Must(t, err)
 	reg := &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Namespace: clustersNamespace, Name: "target",
 			Labels: map[string]string{targetcluster.RegistrationLabel: targetcluster.RegistrationLabelValue}},
 		Data: map[string][]byte{targetcluster.KubeconfigKey: kc},
 	}
-	must(t, k8s.Create(t.Context(), reg))
+	poll.Must(t, k8s.Create(t.Context(), reg))
 
 	s := newSite(t, remote, "2025.2", func(p *placementv1.Placement) {
 		p.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "target"}
@@ -67,11 +68,11 @@ func TestTargetCluster(t *testing.T) {
 		t.Errorf("schema %s not created through the target's Database", s.schema)
 	}
 
-	must(t, k8s.Delete(s.ctx, reg))
+	poll.Must(t, k8s.Delete(s.ctx, reg))
 	s.condition(placementv1.ConditionSecretsReady, metav1.ConditionFalse, "TargetClusterUnavailable")
 
-	must(t, k8s.Delete(s.ctx, s.placement()))
-	eventually(t, waitLong, func() error {
+	poll.Must(t, k8s.Delete(s.ctx, s.placement()))
+	poll.Until(t, waitLong, func() error {
 		if err := k8s.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: s.name}, &placementv1.Placement{}); err == nil {
 			return fmt.Errorf("placement still held")
 		}

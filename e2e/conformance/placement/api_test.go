@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/c5c3/openstack-operators/common/probe"
+	"github.com/c5c3/openstack-operators/e2e/poll"
 )
 
 // TestReleasesReachReady: for each release the operator supports, the
@@ -40,7 +41,7 @@ func TestReleasesReachReady(t *testing.T) {
 				t.Fatalf("GET /resource_providers without a token = %d %s, want 401", status, body)
 			}
 			token, err := keystone.AdminToken()
-			must(t, err)
+			poll.Must(t, err)
 			uuid := createProvider(t, a, token, "rp-"+release)
 			inv := map[string]any{"resource_provider_generation": 0, "inventories": map[string]any{
 				"VCPU":      map[string]any{"total": 8, "allocation_ratio": 16.0},
@@ -87,11 +88,11 @@ func call(t *testing.T, method, url, token string, body any) (int, string) {
 	var r io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
-		must(t, err)
+		poll.Must(t, err)
 		r = bytes.NewReader(b)
 	}
 	req, err := http.NewRequestWithContext(t.Context(), method, url, r)
-	must(t, err)
+	poll.Must(t, err)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("OpenStack-API-Version", "placement 1.20")
 	if token != "" {
@@ -103,6 +104,6 @@ func call(t *testing.T, method, url, token string, body any) (int, string) {
 	}
 	defer func() { _ = resp.Body.Close() }()
 	b, err := io.ReadAll(resp.Body)
-	must(t, err)
+	poll.Must(t, err)
 	return resp.StatusCode, string(b)
 }

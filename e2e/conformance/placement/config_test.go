@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/e2e/poll"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
@@ -44,7 +45,7 @@ func TestConfigChangeReachesServiceOnRestart(t *testing.T) {
 	after := s.deployment(oldCM)
 	newCM := configMapOf(after)
 	var cm corev1.ConfigMap
-	must(t, k8s.Get(t.Context(), client.ObjectKey{Namespace: s.ns, Name: newCM}, &cm))
+	poll.Must(t, k8s.Get(t.Context(), client.ObjectKey{Namespace: s.ns, Name: newCM}, &cm))
 	if !strings.Contains(cm.Data["placement.conf"], logMarker) {
 		t.Fatalf("new ConfigMap %s lacks the option:\n%s", newCM, cm.Data["placement.conf"])
 	}
@@ -102,7 +103,7 @@ func TestPolicyOverrides(t *testing.T) {
 	})
 	a := s.upToReady()
 	token, err := keystone.AdminToken()
-	must(t, err)
+	poll.Must(t, err)
 	createProvider(t, a, token, "rp-policy")
 	if status, body := call(t, http.MethodGet, a.URL+"resource_providers", token, nil); status != http.StatusForbidden {
 		t.Fatalf("GET /resource_providers with the rule set to \"!\" = %d %s, want 403", status, body)
@@ -113,7 +114,7 @@ func TestPolicyOverrides(t *testing.T) {
 func request(t *testing.T, a *api) {
 	t.Helper()
 	token, err := keystone.AdminToken()
-	must(t, err)
+	poll.Must(t, err)
 	if status, body := call(t, http.MethodGet, a.URL+"resource_providers", token, nil); status != http.StatusOK {
 		t.Fatalf("GET /resource_providers = %d %s", status, body)
 	}
@@ -123,7 +124,7 @@ func request(t *testing.T, a *api) {
 // runs it and reports it finished.
 func (s *site) syncDatabaseAfter(old types.UID) {
 	s.t.Helper()
-	eventually(s.t, waitLong, func() error {
+	poll.Until(s.t, waitLong, func() error {
 		if j := s.job(); j.UID == old {
 			return errSameJob
 		}

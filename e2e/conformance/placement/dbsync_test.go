@@ -11,6 +11,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
+	"github.com/c5c3/openstack-operators/e2e/poll"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
@@ -25,7 +26,7 @@ func TestDBSyncIsIdempotent(t *testing.T) {
 		}
 	}
 	tables, err := db.Query("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '" + s.schema + "'")
-	must(t, err)
+	poll.Must(t, err)
 	if tables == "0" {
 		t.Fatal("db-sync succeeded but created no table")
 	}
@@ -37,7 +38,7 @@ func TestDBSyncFailsOnWrongPassword(t *testing.T) {
 	s := newSite(t, "dbsync-badpw", "2025.2", nil)
 	j := s.job()
 	_, err := db.Query(fmt.Sprintf("ALTER USER '%s'@'127.0.0.1' IDENTIFIED BY 'not-what-the-secret-says'", s.dbUser))
-	must(t, err)
+	poll.Must(t, err)
 	code, log, err := s.runJob(j, localsvc.RunTimeout)
 	if err != nil {
 		t.Fatalf("db-sync with a refused password did not end: %v\n%s", err, log)
@@ -52,7 +53,7 @@ func TestDBSyncFailsOnWrongPassword(t *testing.T) {
 // max_retries overridden through extraConfig it fails.
 func TestDBSyncOnUnreachableDatabase(t *testing.T) {
 	closed, err := localsvc.FreePort()
-	must(t, err)
+	poll.Must(t, err)
 	unreachable := func(p *placementv1.Placement) { p.Spec.Database.Port = int32(closed) }
 
 	s := newSite(t, "dbsync-down", "2025.2", unreachable)
@@ -123,7 +124,7 @@ case "$*" in *online_data_migrations*)
   exec mariadb --no-defaults -S %q -u root %q -e %q ;;
 esac
 `, db.Socket, schema, sql)
-	must(t, os.WriteFile(filepath.Join(dir, "placement-manage"), []byte(script), 0o755))
+	poll.Must(t, os.WriteFile(filepath.Join(dir, "placement-manage"), []byte(script), 0o755))
 	return dir
 }
 
@@ -131,7 +132,7 @@ esac
 func (s *site) runJobWith(j *batchv1.Job, pathFirst string) (int, string, error) {
 	s.t.Helper()
 	ct, err := localsvc.PrepareJob(s.ctx, k8s, j)
-	must(s.t, err)
+	poll.Must(s.t, err)
 	defer ct.Release()
 	ct.Env = append(ct.Env, "PATH="+pathFirst+":/usr/sbin:/usr/bin:/sbin:/bin")
 	return ct.Run(ct.Dir, localsvc.RunTimeout)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -30,7 +29,7 @@ var (
 	cache    *localsvc.Memcached
 	keystone *localsvc.Keystone
 	k8s      client.Client
-	probes   = &probeMap{urls: map[string]string{}}
+	probes   = &testenv.ProbeURLs[*placementv1.Placement]{}
 )
 
 // The Keystone service user every Placement authenticates as.
@@ -102,7 +101,7 @@ func startOperator(ctx context.Context, cfg *rest.Config) error {
 		MetricsAddr: "0", ProbeAddr: "0", SyncPeriod: 10 * time.Minute, ClustersNamespace: "c5c3-clusters",
 		MaxConcurrentReconciles: 2, OperatorNamespace: "placement-system", AbandonGrace: time.Minute,
 	}
-	mgr, err := inprocess.New(ctx, cfg, opts, probes.url)
+	mgr, err := inprocess.New(ctx, cfg, opts, probes.URL)
 	if err != nil {
 		return err
 	}
@@ -119,30 +118,4 @@ func stop(name string, f func() error, code *int) {
 		fmt.Fprintf(os.Stderr, "stopping %s: %v\n", name, err)
 		*code = 1
 	}
-}
-
-// probeMap sends the operator's health probe of a Placement to the local
-// placement-api started for it; unknown Placements get a closed port.
-type probeMap struct {
-	mu   sync.Mutex
-	urls map[string]string
-}
-
-func (p *probeMap) url(pl *placementv1.Placement, _ string) string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if u, ok := p.urls[pl.Namespace+"/"+pl.Name]; ok {
-		return u
-	}
-	return "http://127.0.0.1:1/"
-}
-
-func (p *probeMap) set(ns, name, url string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if url == "" {
-		delete(p.urls, ns+"/"+name)
-		return
-	}
-	p.urls[ns+"/"+name] = url
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/e2e/poll"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
@@ -24,13 +25,13 @@ func TestTunedUWSGIStopsLikeAPod(t *testing.T) {
 	})
 	a := s.upToReady()
 	token, err := keystone.AdminToken()
-	must(t, err)
+	poll.Must(t, err)
 
 	// A request whose body is still arriving when the stop begins.
 	body := []byte(`{"name": "rp-in-flight"}`)
 	pr, pw := io.Pipe()
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, a.URL+"resource_providers", pr)
-	must(t, err)
+	poll.Must(t, err)
 	req.ContentLength = int64(len(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("OpenStack-API-Version", "placement 1.20")
@@ -50,7 +51,7 @@ func TestTunedUWSGIStopsLikeAPod(t *testing.T) {
 		done <- result{status: resp.StatusCode}
 	}()
 	_, err = pw.Write(body[:5])
-	must(t, err)
+	poll.Must(t, err)
 
 	stopped := make(chan error, 1)
 	var afterTerm time.Duration
@@ -61,8 +62,8 @@ func TestTunedUWSGIStopsLikeAPod(t *testing.T) {
 	}()
 	time.Sleep(time.Second) // the preStop hook is sleeping now
 	_, err = pw.Write(body[5:])
-	must(t, err)
-	must(t, pw.Close())
+	poll.Must(t, err)
+	poll.Must(t, pw.Close())
 
 	if r := <-done; r.err != nil || r.status != http.StatusOK {
 		t.Fatalf("in-flight request: status %d, %v; want 200", r.status, r.err)

@@ -18,6 +18,7 @@ import (
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
+	"github.com/c5c3/openstack-operators/e2e/poll"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/placement-operator/inprocess"
 )
@@ -46,14 +47,14 @@ func newSite(t *testing.T, name, release string, mutate func(*placementv1.Placem
 	ctx := t.Context()
 	s := &site{t: t, ctx: ctx, ns: "cf-" + name, name: "placement",
 		schema: "pl_" + strings.ReplaceAll(name, "-", "_"), dbUser: "pl_" + strings.ReplaceAll(name, "-", "_"), dbPass: "db-pw-" + name}
-	must(t, k8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}}))
-	must(t, db.CreateSchema(s.schema, s.dbUser, s.dbPass))
+	poll.Must(t, k8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}}))
+	poll.Must(t, db.CreateSchema(s.schema, s.dbUser, s.dbPass))
 	t.Cleanup(func() { _ = db.DropSchema(s.schema, s.dbUser) })
 	for _, sec := range []*corev1.Secret{
 		{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "placement-db"}, StringData: map[string]string{"username": s.dbUser, "password": s.dbPass}},
 		{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "placement-keystone"}, StringData: map[string]string{"password": serviceUserPass}},
 	} {
-		must(t, k8s.Create(ctx, sec))
+		poll.Must(t, k8s.Create(ctx, sec))
 	}
 	p := &placementv1.Placement{
 		ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name},
@@ -74,32 +75,29 @@ func newSite(t *testing.T, name, release string, mutate func(*placementv1.Placem
 		mutate(p)
 	}
 	inprocess.Default(p)
-	must(t, k8s.Create(ctx, p))
+	poll.Must(t, k8s.Create(ctx, p))
 	return s
 }
 
 // placement reads the CR.
 func (s *site) placement() *placementv1.Placement {
 	var p placementv1.Placement
-	must(s.t, k8s.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: s.name}, &p))
+	poll.Must(s.t, k8s.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: s.name}, &p))
 	return &p
 }
 
 // update changes the CR's spec, retrying on conflicts.
 func (s *site) update(change func(*placementv1.Placement)) {
 	s.t.Helper()
-	eventually(s.t, 30*time.Second, func() error {
-		p := s.placement()
-		change(p)
-		return k8s.Update(s.ctx, p)
-	})
+	p := s.placement()
+	poll.Update(s.t, k8s, p, 30*time.Second, func() { change(p) })
 }
 
 // job waits for the db-sync Job the operator writes.
 func (s *site) job() *batchv1.Job {
 	s.t.Helper()
 	var j batchv1.Job
-	eventually(s.t, waitLong, func() error {
+	poll.Until(s.t, waitLong, func() error {
 		return k8s.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: s.name + "-db-sync"}, &j)
 	})
 	return &j
@@ -109,7 +107,7 @@ func (s *site) job() *batchv1.Job {
 func (s *site) runJob(j *batchv1.Job, timeout time.Duration) (int, string, error) {
 	s.t.Helper()
 	ct, err := localsvc.PrepareJob(s.ctx, k8s, j)
-	must(s.t, err)
+	poll.Must(s.t, err)
 	defer ct.Release()
 	return ct.Run(ct.Dir, timeout)
 }
@@ -123,7 +121,7 @@ func (s *site) syncDatabase() {
 	if err != nil || code != 0 {
 		s.t.Fatalf("db-sync Job %s failed (code %d, %v):\n%s", j.Name, code, err, log)
 	}
-	must(s.t, testenv.JobFinished(s.ctx, k8s, client.ObjectKeyFromObject(j), true))
+	poll.Must(s.t, testenv.JobFinished(s.ctx, k8s, client.ObjectKeyFromObject(j), true))
 }
 
 // deployment waits for the API Deployment, optionally one whose pod
@@ -131,7 +129,7 @@ func (s *site) syncDatabase() {
 func (s *site) deployment(notConfigMap string) *appsv1.Deployment {
 	s.t.Helper()
 	var d appsv1.Deployment
-	eventually(s.t, waitLong, func() error {
+	poll.Until(s.t, waitLong, func() error {
 		if err := k8s.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: s.name}, &d); err != nil {
 			return err
 		}
@@ -155,16 +153,16 @@ type api struct {
 func (s *site) startAPI(d *appsv1.Deployment) *api {
 	s.t.Helper()
 	ct, err := localsvc.PrepareDeployment(s.ctx, k8s, d, "placement-api")
-	must(s.t, err)
+	poll.Must(s.t, err)
 	port, err := localsvc.FreePort()
-	must(s.t, err)
+	poll.Must(s.t, err)
 	workers, err := localsvc.Processes(ct.Argv)
-	must(s.t, err)
+	poll.Must(s.t, err)
 	argv, err := localsvc.PlacementAPI.Map(ct.Argv, port)
-	must(s.t, err)
+	poll.Must(s.t, err)
 	ct.Argv = argv
 	p, err := ct.Start()
-	must(s.t, err)
+	poll.Must(s.t, err)
 	a := &api{URL: "http://127.0.0.1:" + strconv.Itoa(port) + "/", Container: ct, Proc: p}
 	s.t.Cleanup(func() { a.stop() })
 	if err := p.WaitLog(localsvc.AppReadyLine, workers, 2*time.Minute); err != nil {
@@ -182,9 +180,9 @@ func (a *api) stop() {
 // out and waits for Ready=True.
 func (s *site) ready(a *api) {
 	s.t.Helper()
-	probes.set(s.ns, s.name, a.URL)
-	s.t.Cleanup(func() { probes.set(s.ns, s.name, "") })
-	must(s.t, testenv.DeploymentAvailable(s.ctx, k8s, client.ObjectKey{Namespace: s.ns, Name: s.name}))
+	probes.Set(s.ns, s.name, a.URL)
+	s.t.Cleanup(func() { probes.Set(s.ns, s.name, "") })
+	poll.Must(s.t, testenv.DeploymentAvailable(s.ctx, k8s, client.ObjectKey{Namespace: s.ns, Name: s.name}))
 	s.waitCondition(placementv1.ConditionPlacementAPIReady, metav1.ConditionTrue)
 	s.waitCondition(placementv1.ConditionReady, metav1.ConditionTrue)
 }
@@ -201,7 +199,7 @@ func (s *site) upToReady() *api {
 func (s *site) waitCondition(typ string, status metav1.ConditionStatus) *metav1.Condition {
 	s.t.Helper()
 	var found *metav1.Condition
-	eventually(s.t, waitLong, func() error {
+	poll.Until(s.t, waitLong, func() error {
 		p := s.placement()
 		c := meta.FindStatusCondition(p.Status.Conditions, typ)
 		if c == nil || c.Status != status || c.ObservedGeneration != p.Generation {
@@ -221,26 +219,4 @@ func configMapOf(d *appsv1.Deployment) string {
 		}
 	}
 	return ""
-}
-
-func eventually(t *testing.T, timeout time.Duration, f func() error) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		err := f()
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s: %v", timeout, err)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-}
-
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
 }

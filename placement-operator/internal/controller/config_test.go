@@ -79,7 +79,7 @@ func TestDynamicCredentials(t *testing.T) {
 	inputs(t, ns)
 	p := newPlacement(ns, "placement")
 	p.Spec.Database.CredentialsMode = shared.CredentialsDynamic
-	api.set(ns, p.Name, FakeAPI(t, 200, 0))
+	api.Set(ns, p.Name, FakeAPI(t, 200, 0))
 	must(t, k8s.Create(ctx, p))
 	eventually(t, "Database ready", func() error { return sqlReady(mariadbDatabase(ns, p.Name)) })
 	finishJob(t, ns, p.Name, true)

@@ -72,7 +72,7 @@ func TestDeletionBrownfield(t *testing.T) {
 	inputs(t, ns)
 	p := newPlacement(ns, "placement")
 	p.Spec.Database.ClusterRef, p.Spec.Database.Host = nil, "db.example.org"
-	api.set(ns, p.Name, FakeAPI(t, 200, 0))
+	api.Set(ns, p.Name, FakeAPI(t, 200, 0))
 	must(t, k8s.Create(ctx, p))
 	finishJob(t, ns, p.Name, true)
 	rollOut(t, ns, p.Name)

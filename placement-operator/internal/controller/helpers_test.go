@@ -162,7 +162,7 @@ func rollOut(t *testing.T, ns, name string) {
 // toReady drives a fresh Placement to Ready=True through the simulators.
 func toReady(t *testing.T, ns string, p *placementv1.Placement) *placementv1.Placement {
 	t.Helper()
-	api.set(ns, p.Name, FakeAPI(t, 200, 0))
+	api.Set(ns, p.Name, FakeAPI(t, 200, 0))
 	must(t, k8s.Create(context.Background(), p))
 	provisionDatabase(t, ns, p.Name)
 	finishJob(t, ns, p.Name, true)

@@ -73,7 +73,7 @@ func TestHTTPRouteLifecycle(t *testing.T) {
 	inputs(t, ns)
 	p := newPlacement(ns, "placement")
 	p.Spec.Gateway = &shared.GatewaySpec{Hostname: "placement.example.org", ParentRef: shared.GatewayParentRef{Name: "public", Namespace: "gateways"}}
-	api.set(ns, p.Name, FakeAPI(t, 200, 0))
+	api.Set(ns, p.Name, FakeAPI(t, 200, 0))
 	must(t, k8s.Create(ctx, p))
 	provisionDatabase(t, ns, p.Name)
 	finishJob(t, ns, p.Name, true)

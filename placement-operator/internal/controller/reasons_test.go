@@ -123,14 +123,14 @@ func TestDeploymentAndHealthReasons(t *testing.T) {
 	// No probe target registered: nothing listens on the port.
 	waitCondition(t, ns, p.Name, placementv1.ConditionPlacementAPIReady, metav1.ConditionFalse, "ConnectionFailed")
 
-	api.set(ns, p.Name, FakeAPI(t, 503, 0))
+	api.Set(ns, p.Name, FakeAPI(t, 503, 0))
 	waitCondition(t, ns, p.Name, placementv1.ConditionPlacementAPIReady, metav1.ConditionFalse, "APIUnhealthy")
-	api.set(ns, p.Name, FakeAPI(t, 200, 3*time.Second))
+	api.Set(ns, p.Name, FakeAPI(t, 200, 3*time.Second))
 	waitCondition(t, ns, p.Name, placementv1.ConditionPlacementAPIReady, metav1.ConditionFalse, "HealthCheckTimeout")
-	api.set(ns, p.Name, "http://placement-api.invalid:8778/")
+	api.Set(ns, p.Name, "http://placement-api.invalid:8778/")
 	waitCondition(t, ns, p.Name, placementv1.ConditionPlacementAPIReady, metav1.ConditionFalse, "EndpointNotReady")
-	api.set(ns, p.Name, "ftp://127.0.0.1/")
+	api.Set(ns, p.Name, "ftp://127.0.0.1/")
 	waitCondition(t, ns, p.Name, placementv1.ConditionPlacementAPIReady, metav1.ConditionFalse, "HealthCheckFailed")
-	api.set(ns, p.Name, FakeAPI(t, 200, 0))
+	api.Set(ns, p.Name, FakeAPI(t, 200, 0))
 	waitCondition(t, ns, p.Name, placementv1.ConditionReady, metav1.ConditionTrue, "AllReady")
 }

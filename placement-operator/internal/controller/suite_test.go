@@ -35,7 +35,7 @@ var (
 	cfg        *rest.Config
 	reconciler *controller.PlacementReconciler
 	writes     writeCounter
-	api        = &probeTargets{urls: map[string]string{}}
+	api        = &testenv.ProbeURLs[*placementv1.Placement]{}
 )
 
 func TestMain(m *testing.M) {
@@ -72,7 +72,7 @@ func run(m *testing.M) int {
 		return 1
 	}
 	reconciler = r
-	r.ProbeURL = api.url
+	r.ProbeURL = api.URL
 	r.Probe.Timeout = 2 * time.Second
 	r.Probe.TTL = time.Second
 	go func() {
@@ -136,27 +136,6 @@ func (w *writeCounter) snapshot() map[string]int {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
-
-// probeTargets maps a Placement to the URL its health probe hits in tests.
-type probeTargets struct {
-	mu   sync.Mutex
-	urls map[string]string
-}
-
-func (p *probeTargets) url(pl *placementv1.Placement, _ string) string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if u, ok := p.urls[pl.Namespace+"/"+pl.Name]; ok {
-		return u
-	}
-	return "http://127.0.0.1:1/" // nothing listens: ConnectionFailed
-}
-
-func (p *probeTargets) set(ns, name, url string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.urls[ns+"/"+name] = url
-}
 
 // FakeAPI is a local HTTP stand-in for placement-api's version document.
 func FakeAPI(t *testing.T, status int, delay time.Duration) string {
