@@ -66,12 +66,11 @@ func newSite(t *testing.T, c client.Client, release string, mutate func(*placeme
 	if cluster.Kind() {
 		kindMariaDBService(t, c, s.ns)
 	}
-	for _, sec := range []*corev1.Secret{
-		{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "placement-db"}, StringData: map[string]string{"username": s.dbUser, "password": "db-pw-1"}},
-		{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "placement-keystone"}, StringData: map[string]string{"password": "ks-pw-1"}},
-	} {
-		poll.Must(t, c.Create(s.ctx, sec))
-	}
+	// The credential Secrets come from the real ESO, out of the fake store.
+	setCredential(t, c, credentialKey(s.ns, "placement-db"), map[string]string{"username": s.dbUser, "password": "db-pw-1"})
+	setCredential(t, c, credentialKey(s.ns, "placement-keystone"), map[string]string{"password": "ks-pw-1"})
+	externalSecret(t, c, s.ns, "placement-db", credentialKey(s.ns, "placement-db"))
+	externalSecret(t, c, s.ns, "placement-keystone", credentialKey(s.ns, "placement-keystone"))
 	if c != k8s {
 		poll.Must(t, k8s.Create(s.ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}}))
 	}

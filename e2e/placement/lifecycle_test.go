@@ -128,10 +128,8 @@ func TestCredentialRotation(t *testing.T) {
 	s := newSite(t, k8s, "2025.2", nil)
 	s.ready()
 	gen := s.deployment().Generation
-	var sec corev1.Secret
-	poll.Must(t, k8s.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: "placement-keystone"}, &sec))
-	sec.Data = map[string][]byte{"password": []byte("ks-pw-2")}
-	poll.Must(t, k8s.Update(s.ctx, &sec))
+	// Rotated at the source: ESO writes the new password into the Secret.
+	setCredential(t, k8s, credentialKey(s.ns, "placement-keystone"), map[string]string{"password": "ks-pw-2"})
 	poll.Until(t, waitLong, func() error {
 		if g := s.deployment().Generation; g == gen {
 			return fmt.Errorf("deployment not rolled yet")

@@ -17,7 +17,7 @@ import (
 	"github.com/c5c3/openstack-operators/e2e/standins"
 )
 
-// machine is what runs beside a cluster on this machine: the ESO and
+// machine is what runs beside a cluster on this machine: the
 // mariadb-operator stand-ins (Database/User/Grant carried out on the real
 // MariaDB) and the pod runner.
 type machine struct {
@@ -39,7 +39,8 @@ func startMachine(ctx context.Context, cfg *rest.Config, db *localsvc.MariaDB) (
 	if err != nil {
 		return nil, err
 	}
-	if err := standins.SetupWithManager(mgr, db); err != nil {
+	// ESO itself runs (startESO): only mariadb-operator is played.
+	if err := standins.Setup(mgr, standins.MariaDBOperator(mgr.GetClient(), db)); err != nil {
 		return nil, err
 	}
 	// On kind a real kubelet runs the pods.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"go.uber.org/zap/zapcore"
 	corev1 "k8s.io/api/core/v1"
@@ -15,7 +16,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/e2e/cluster"
@@ -70,6 +70,11 @@ func run(m *testing.M) (code int) {
 	if err := installCRDs(mgmt, false); err != nil {
 		return fail(err)
 	}
+	eso, err := startESO(mgmt)
+	if err != nil {
+		return fail(err)
+	}
+	defer func() { _ = eso.Stop(10 * time.Second) }()
 	if cluster.Kind() && hostIP == "" {
 		return fail(fmt.Errorf("E2E_PROVIDER=kind needs E2E_HOST_IP, the host's address on the kind network (hack/e2e-kind.sh sets it)"))
 	}
@@ -141,7 +146,7 @@ func gatewayCRDs(gateway bool) ([]string, error) {
 		return nil, err
 	}
 	if !gateway {
-		return without, nil
+		return withAllOfESO(without)
 	}
 	var only []string
 	for _, f := range all {
@@ -153,13 +158,13 @@ func gatewayCRDs(gateway bool) ([]string, error) {
 }
 
 // prepareCluster creates what every Placement shares: the default
-// ClusterSecretStore (the ESO stand-in reports it Ready) and the
-// target-cluster namespace.
+// ClusterSecretStore (validated by the real ESO) and the target-cluster
+// namespace.
 func prepareCluster(ctx context.Context, c client.Client) error {
 	if err := c.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: clustersNamespace}}); client.IgnoreAlreadyExists(err) != nil {
 		return err
 	}
-	return testenv.SecretStore(ctx, c, "", shared.DefaultSecretStoreName, true)
+	return createStore(ctx, c)
 }
 
 // hostIP is, on kind, the host's address on the kind network: pods reach
@@ -173,6 +178,30 @@ func serverAddress() string {
 		return hostIP
 	}
 	return "127.0.0.1"
+}
+
+// withAllOfESO adds the ESO CRDs the tests do not use but its controller
+// watches (generators, push secrets) to files.
+func withAllOfESO(files []string) ([]string, error) {
+	var dir string
+	for _, f := range files {
+		if filepath.Base(f) == "external-secrets.io_clustersecretstores.yaml" {
+			dir = filepath.Dir(f)
+		}
+	}
+	if dir == "" {
+		return nil, fmt.Errorf("no ESO CRD among %v", files)
+	}
+	all, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range all {
+		if !slices.Contains(files, f) && filepath.Base(f) != "kustomization.yaml" {
+			files = append(files, f)
+		}
+	}
+	return files, nil
 }
 
 func logLevel() int8 {

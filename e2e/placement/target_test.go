@@ -3,6 +3,7 @@ package placement_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
@@ -31,6 +32,9 @@ func TestTargetCluster(t *testing.T) {
 		keepOrDown(target, &code)
 	})
 	poll.Must(t, installCRDs(target, false))
+	eso, err := startESO(target)
+	poll.Must(t, err)
+	t.Cleanup(func() { _ = eso.Stop(10 * time.Second) })
 	remote, err := client.New(target.Config, client.Options{Scheme: operator.NewScheme(placementv1.AddToScheme)})
 	poll.Must(t, err)
 	poll.Must(t, prepareCluster(t.Context(), remote))

@@ -31,24 +31,35 @@ type StandIn interface {
 	SetupWithManager(ctrl.Manager) error
 }
 
-// All returns every stand-in, writing through c. With db set, Database,
-// User and Grant objects are carried out on that real server; without, they
-// are only marked Ready.
+// All returns every stand-in, writing through c: ESO's and
+// mariadb-operator's (see MariaDBOperator).
 func All(c client.Client, db SQL) []StandIn {
-	all := []StandIn{NewMariaDB(c), NewDatabase(c), NewUser(c), NewGrant(c)}
-	if db != nil {
-		all = []StandIn{NewMariaDB(c), NewSQLDatabase(c, db), NewSQLUser(c, db), NewSQLGrant(c, db)}
-	}
+	all := MariaDBOperator(c, db)
 	for _, s := range NewSecretStores(c) {
 		all = append(all, s)
 	}
 	return all
 }
 
+// MariaDBOperator returns the mariadb-operator stand-ins. With db set,
+// Database, User and Grant objects are carried out on that real server;
+// without, they are only marked Ready.
+func MariaDBOperator(c client.Client, db SQL) []StandIn {
+	if db != nil {
+		return []StandIn{NewMariaDB(c), NewSQLDatabase(c, db), NewSQLUser(c, db), NewSQLGrant(c, db)}
+	}
+	return []StandIn{NewMariaDB(c), NewDatabase(c), NewUser(c), NewGrant(c)}
+}
+
 // SetupWithManager registers every stand-in with the manager's client; db
-// as in All.
+// as in MariaDBOperator.
 func SetupWithManager(mgr ctrl.Manager, db SQL) error {
-	for _, r := range All(mgr.GetClient(), db) {
+	return Setup(mgr, All(mgr.GetClient(), db))
+}
+
+// Setup registers the given stand-ins with the manager.
+func Setup(mgr ctrl.Manager, standIns []StandIn) error {
+	for _, r := range standIns {
 		if err := r.SetupWithManager(mgr); err != nil {
 			return fmt.Errorf("setting up stand-in: %w", err)
 		}

@@ -1,0 +1,131 @@
+package placement_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/e2e/cluster"
+	"github.com/c5c3/openstack-operators/e2e/localsvc"
+	"github.com/c5c3/openstack-operators/e2e/poll"
+)
+
+// The real External Secrets Operator (hack/tools.sh external-secrets, built
+// from its own module) runs beside each cluster with the fake provider:
+// the default ClusterSecretStore holds every credential, and each site's
+// credential Secrets are written by ExternalSecrets, as in production.
+
+var (
+	esoGV        = schema.GroupVersion{Group: "external-secrets.io", Version: "v1"}
+	clusterStore = esoGV.WithKind("ClusterSecretStore")
+)
+
+// startESO runs the ESO controller against c; only the reconcilers of the
+// kinds the suite uses are on.
+func startESO(c *cluster.Cluster) (*localsvc.Proc, error) {
+	bin, err := c.Tool("external-secrets")
+	if err != nil {
+		return nil, err
+	}
+	port, err := localsvc.FreePort()
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(c.Kubeconfig)
+	return localsvc.Start(localsvc.ProcSpec{Name: "external-secrets-" + c.Name, Dir: dir,
+		Env: append(localsvc.BaseEnv(dir), "KUBECONFIG="+c.Kubeconfig),
+		Argv: []string{bin, "--metrics-addr=127.0.0.1:" + strconv.Itoa(port), "--loglevel=info",
+			"--enable-cluster-external-secret-reconciler=false", "--enable-cluster-push-secret-reconciler=false",
+			"--enable-push-secret-reconciler=false"}})
+}
+
+// createStore creates the default ClusterSecretStore with the fake
+// provider and waits until ESO has validated it.
+func createStore(ctx context.Context, c client.Client) error {
+	store := &unstructured.Unstructured{}
+	store.SetGroupVersionKind(clusterStore)
+	store.SetName(shared.DefaultSecretStoreName)
+	store.Object["spec"] = map[string]any{"provider": map[string]any{"fake": map[string]any{"data": []any{}}}}
+	if err := c.Create(ctx, store); client.IgnoreAlreadyExists(err) != nil {
+		return err
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if err := c.Get(ctx, client.ObjectKeyFromObject(store), store); err != nil {
+			return err
+		}
+		if ready(store) {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return errors.New("ESO did not validate the ClusterSecretStore within 2m")
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+func ready(u *unstructured.Unstructured) bool {
+	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+	for _, c := range conds {
+		m, _ := c.(map[string]any)
+		if m["type"] == "Ready" && m["status"] == "True" {
+			return true
+		}
+	}
+	return false
+}
+
+// setCredential puts (or replaces) key in the fake store, as a value ESO's
+// dataFrom.extract turns into one Secret key per field.
+func setCredential(t *testing.T, c client.Client, key string, fields map[string]string) {
+	t.Helper()
+	value, err := json.Marshal(fields)
+	poll.Must(t, err)
+	store := &unstructured.Unstructured{}
+	store.SetGroupVersionKind(clusterStore)
+	store.SetName(shared.DefaultSecretStoreName)
+	poll.Update(t, c, store, time.Minute, func() {
+		data, _, _ := unstructured.NestedSlice(store.Object, "spec", "provider", "fake", "data")
+		entry := map[string]any{"key": key, "value": string(value)}
+		replaced := false
+		for i, d := range data {
+			if m, _ := d.(map[string]any); m["key"] == key {
+				data[i], replaced = entry, true
+			}
+		}
+		if !replaced {
+			data = append(data, entry)
+		}
+		poll.Must(t, unstructured.SetNestedSlice(store.Object, data, "spec", "provider", "fake", "data"))
+	})
+}
+
+// externalSecret makes ESO write Secret name in ns from the store's key,
+// refreshed every second.
+func externalSecret(t *testing.T, c client.Client, ns, name, key string) {
+	t.Helper()
+	es := &unstructured.Unstructured{}
+	es.SetGroupVersionKind(esoGV.WithKind("ExternalSecret"))
+	es.SetNamespace(ns)
+	es.SetName(name)
+	es.Object["spec"] = map[string]any{
+		"refreshInterval": "1s",
+		"secretStoreRef":  map[string]any{"kind": "ClusterSecretStore", "name": shared.DefaultSecretStoreName},
+		"target":          map[string]any{"name": name},
+		"dataFrom":        []any{map[string]any{"extract": map[string]any{"key": key}}},
+	}
+	poll.Must(t, c.Create(t.Context(), es))
+}
+
+// credentialKey names a site's entry in the fake store.
+func credentialKey(ns, name string) string { return fmt.Sprintf("%s/%s", ns, name) }
