@@ -20,6 +20,14 @@ type Parts struct {
 	TLSDir string
 }
 
+// Target is the DSN without the password: where the schema lives (server,
+// schema, account, TLS). A change of it needs the schema migrated again (a
+// new, empty server); a rotated password does not.
+func Target(p Parts) string {
+	p.Password = ""
+	return Build(p)
+}
+
 // Build renders mysql+pymysql://user:pw@host/db?charset=utf8[&ssl_*] with the
 // userinfo percent-encoded and the query keys sorted.
 func Build(p Parts) string {

@@ -2,6 +2,7 @@ package dsn
 
 import (
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
@@ -122,5 +123,22 @@ func TestUser(t *testing.T) {
 				t.Errorf("User() = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestTargetLeavesThePasswordOut(t *testing.T) {
+	p := Parts{User: "placement", Password: "secret", Host: "mariadb.openstack.svc:3306", Database: "placement"}
+	rotated := p
+	rotated.Password = "rotated"
+	moved := p
+	moved.Host = "mariadb-2.openstack.svc:3306"
+	if Target(p) != Target(rotated) {
+		t.Errorf("Target changes with the password: %q vs %q", Target(p), Target(rotated))
+	}
+	if Target(p) == Target(moved) {
+		t.Errorf("Target ignores the host: %q", Target(p))
+	}
+	if strings.Contains(Target(p), "secret") {
+		t.Errorf("Target %q holds the password", Target(p))
 	}
 }

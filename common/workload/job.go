@@ -28,6 +28,8 @@ type JobParams struct {
 	ConfigDir     string
 	DBTLS         *DBTLSMount
 	RunAsID       int64
+	// PodAnnotations are part of the template, hence of the rerun key.
+	PodAnnotations map[string]string
 }
 
 // Job renders the db-sync Job. Its pod template carries no labels, so the API
@@ -36,6 +38,7 @@ type JobParams struct {
 func Job(p JobParams) *batchv1.Job {
 	vols, mounts := podVolumes(p.ConfigMapName, p.ConfigDir, p.DBTLS)
 	tmpl := corev1.PodTemplateSpec{
+		ObjectMeta: metav1.ObjectMeta{Annotations: nonEmpty(p.PodAnnotations)},
 		Spec: corev1.PodSpec{
 			RestartPolicy:   corev1.RestartPolicyNever,
 			SecurityContext: PodSecurityContext(p.RunAsID),

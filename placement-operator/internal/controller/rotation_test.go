@@ -60,6 +60,7 @@ func TestCredentialRotationRollsDeployment(t *testing.T) {
 		return nil
 	})
 	mid := deployment(t, ns, "placement")
+	job := jobUID(t, ns, "placement")
 	setSecret(t, ns, "placement-db", map[string]string{"username": "placement", "password": "rotated-db"})
 	eventually(t, "db-connection hash rolled", func() error {
 		d := deployment(t, ns, "placement")
@@ -75,6 +76,29 @@ func TestCredentialRotationRollsDeployment(t *testing.T) {
 		}
 		return nil
 	})
+	if jobUID(t, ns, "placement") != job {
+		t.Errorf("a rotated database password re-ran db-sync")
+	}
+}
+
+// A new database target (here another port of the server) re-runs db-sync
+// before the API rolls onto it: the schema may not exist there yet.
+func TestNewDatabaseTargetRerunsDBSync(t *testing.T) {
+	t.Parallel()
+	ns := namespace(t)
+	inputs(t, ns)
+	toReady(t, ns, newPlacement(ns, "placement"))
+	job := jobUID(t, ns, "placement")
+	p := get(t, ns, "placement")
+	p.Spec.Database.Port = 3307
+	must(t, k8s.Update(context.Background(), p))
+	eventually(t, "db-sync re-run for the new target", func() error {
+		if uid := jobUID(t, ns, "placement"); uid == "" || uid == job {
+			return errorf("db-sync Job not replaced (%q)", uid)
+		}
+		return nil
+	})
+	waitCondition(t, ns, "placement", placementv1.ConditionDatabaseReady, metav1.ConditionFalse, "DBSyncInProgress")
 }
 
 func TestShortCircuitedPassDoesNotRoll(t *testing.T) {

@@ -24,6 +24,8 @@ type scope struct {
 	authtokenHash string
 	// dbConnectionHash digests the DSN (DBConnectionSecret step).
 	dbConnectionHash string
+	// dbTargetHash digests the DSN without its password: the db-sync rerun key.
+	dbTargetHash string
 	// configMap is the current content-addressed ConfigMap (Config step).
 	configMap string
 }

@@ -34,7 +34,7 @@ func (r *PlacementReconciler) reconcileDatabase(ctx context.Context, s *scope) (
 	if out, err, stop := r.gateRelease(s); stop {
 		return out, err
 	}
-	job := render.DBSyncJob(p, s.configMap)
+	job := render.DBSyncJob(p, s.configMap, s.dbTargetHash)
 	st, err := dbsync.Ensure(ctx, s.target.Client, s.target.Reader, s.owner, job)
 	if err != nil {
 		return pipeline.Continue(), err

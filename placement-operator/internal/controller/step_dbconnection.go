@@ -14,17 +14,19 @@ import (
 )
 
 // reconcileDBConnectionSecret writes the pymysql DSN into <cr>-db-connection
-// and digests it for the rollout annotation.
+// and digests it for the rollout annotation, and its password-less target
+// for the db-sync rerun key.
 func (r *PlacementReconciler) reconcileDBConnectionSecret(ctx context.Context, s *scope) (pipeline.Outcome, error) {
 	p := s.placement
-	url := dsn.Build(dsn.Parts{
+	parts := dsn.Parts{
 		User:     dsn.User(p.Spec.Database, p.Name, s.dbUsername),
 		Password: s.dbPassword,
 		Host:     dsn.Host(p.Spec.Database, p.Namespace),
 		Database: p.Spec.Database.Database,
 		TLS:      p.Spec.Database.TLS,
 		TLSDir:   render.DBTLSDir,
-	})
+	}
+	url := dsn.Build(parts)
 	secret := &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Name: render.DBConnectionSecretName(p), Namespace: p.Namespace, Labels: render.Identity(p).Labels()},
 		Type:       corev1.SecretTypeOpaque,
@@ -34,5 +36,6 @@ func (r *PlacementReconciler) reconcileDBConnectionSecret(ctx context.Context, s
 		return pipeline.Continue(), err
 	}
 	s.dbConnectionHash = secrets.Digest([]byte(url))
+	s.dbTargetHash = secrets.Digest([]byte(dsn.Target(parts)))
 	return pipeline.Continue(), nil
 }

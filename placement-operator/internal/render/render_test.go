@@ -122,7 +122,7 @@ func TestGolden(t *testing.T) {
 				checkGolden(t, tc.name+"."+key, data[key], slices.Contains(tc.wantKeys, key))
 			}
 			checkGolden(t, tc.name+".deployment.yaml", marshal(t, render.Deployment(tc.p, testConfigMap, tc.digests)), true)
-			checkGolden(t, tc.name+".db-sync-job.yaml", marshal(t, render.DBSyncJob(tc.p, testConfigMap)), true)
+			checkGolden(t, tc.name+".db-sync-job.yaml", marshal(t, render.DBSyncJob(tc.p, testConfigMap, "d0e1")), true)
 		})
 	}
 }
@@ -236,7 +236,7 @@ func TestDBSyncScript(t *testing.T) {
 	if render.DBSyncScript != want {
 		t.Fatalf("DBSyncScript =\n%s\nwant\n%s", render.DBSyncScript, want)
 	}
-	job := render.DBSyncJob(minimal(), testConfigMap)
+	job := render.DBSyncJob(minimal(), testConfigMap, "d0e1")
 	c := job.Spec.Template.Spec.Containers
 	if len(c) != 1 || c[0].Name != "db-sync" {
 		t.Fatalf("containers = %+v", c)
@@ -261,11 +261,24 @@ func TestDBSyncScript(t *testing.T) {
 
 func TestDBSyncJobRerunKeyFollowsConfig(t *testing.T) {
 	p := minimal()
-	a := render.DBSyncJob(p, "placement-config-aaaaaaaa")
-	b := render.DBSyncJob(p, "placement-config-bbbbbbbb")
+	a := render.DBSyncJob(p, "placement-config-aaaaaaaa", "d0e1")
+	b := render.DBSyncJob(p, "placement-config-bbbbbbbb", "d0e1")
 	const key = "operators.c5c3.io/pod-spec-hash"
 	if a.Annotations[key] == "" || a.Annotations[key] == b.Annotations[key] {
 		t.Errorf("pod-spec-hash %q / %q: must be set and change with the ConfigMap", a.Annotations[key], b.Annotations[key])
+	}
+}
+
+func TestDBSyncJobRerunKeyFollowsDatabaseTarget(t *testing.T) {
+	p := minimal()
+	a := render.DBSyncJob(p, testConfigMap, "target-a")
+	b := render.DBSyncJob(p, testConfigMap, "target-b")
+	const key = "operators.c5c3.io/pod-spec-hash"
+	if a.Annotations[key] == b.Annotations[key] {
+		t.Errorf("pod-spec-hash %q unchanged when the database target changed", a.Annotations[key])
+	}
+	if got := a.Spec.Template.Annotations[render.DBTargetHash]; got != "target-a" {
+		t.Errorf("pod template %s = %q, want target-a", render.DBTargetHash, got)
 	}
 }
 

@@ -22,11 +22,15 @@ const (
 	RunAsID       = 42424
 	AuthtokenHash = placementv1.AnnotationDomain + "/authtoken-hash"
 	DBConnHash    = placementv1.AnnotationDomain + "/db-connection-hash"
-	dbSyncSuffix  = "-db-sync"
-	dbConnSuffix  = "-db-connection"
-	configSuffix  = "-config"
-	apiPortName   = "placement-api"
-	probePath     = "/"
+	// DBTargetHash on the db-sync pod template digests the DSN without its
+	// password (dsn.Target), so another server, schema or account re-runs
+	// the migration while a rotated password does not.
+	DBTargetHash = placementv1.AnnotationDomain + "/db-target-hash"
+	dbSyncSuffix = "-db-sync"
+	dbConnSuffix = "-db-connection"
+	configSuffix = "-config"
+	apiPortName  = "placement-api"
+	probePath    = "/"
 )
 
 // DBSyncScript runs the three migration commands; the brace group scopes the
@@ -111,18 +115,20 @@ func Deployment(p *placementv1.Placement, configMap string, d Digests) *appsv1.D
 	})
 }
 
-// DBSyncJob is the migration Job for the given config generation.
-func DBSyncJob(p *placementv1.Placement, configMap string) *batchv1.Job {
+// DBSyncJob is the migration Job for the given config generation and
+// database target digest.
+func DBSyncJob(p *placementv1.Placement, configMap, dbTarget string) *batchv1.Job {
 	return workload.Job(workload.JobParams{
-		ID:            Identity(p),
-		Name:          DBSyncJobName(p),
-		ContainerName: JobContainer,
-		Image:         p.Spec.Image.Reference(),
-		Script:        DBSyncScript,
-		Env:           []corev1.EnvVar{dsnEnv(p)},
-		ConfigMapName: configMap,
-		ConfigDir:     ConfigDir,
-		DBTLS:         dbTLS(p),
-		RunAsID:       RunAsID,
+		ID:             Identity(p),
+		Name:           DBSyncJobName(p),
+		ContainerName:  JobContainer,
+		Image:          p.Spec.Image.Reference(),
+		Script:         DBSyncScript,
+		Env:            []corev1.EnvVar{dsnEnv(p)},
+		ConfigMapName:  configMap,
+		ConfigDir:      ConfigDir,
+		DBTLS:          dbTLS(p),
+		RunAsID:        RunAsID,
+		PodAnnotations: map[string]string{DBTargetHash: dbTarget},
 	})
 }
