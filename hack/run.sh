@@ -2,9 +2,10 @@
 # make run: the Placement operator on a local kwok control plane.
 #   hack/run.sh [start]   cluster up, CRDs, demo inputs, stand-ins, operator, sample Placement
 #   hack/run.sh stop      stop the operator and the stand-ins, delete the cluster
-# ESO and mariadb-operator are played by stand-ins (e2e/cmd/standins): the ESO
-# ones only report Ready; the mariadb-operator ones create the schema, user and
-# grant on a real MariaDB server they start on loopback. The same process runs
+# The real External Secrets Operator (built from its module) writes the
+# credential Secrets from a fake-provider store. mariadb-operator is played by
+# stand-ins (e2e/cmd/standins) that create the schema, user and grant on a real
+# MariaDB server they start on loopback. The same process runs
 # the operator's db-sync Job and placement-api pods as real processes (Debian's
 # placement under uwsgi, e2e/localrun), and the operator probes that local API
 # through the Placement's probe-URL annotation (--probe-url-annotation).
@@ -23,7 +24,7 @@ cluster=${CLUSTER:-c5c3-dev}
 state="$root/.cache/run/$cluster"
 ns=placement-demo
 sample="$root/placement-operator/config/samples/placement_v1alpha1_placement.yaml"
-processes=(standins placement-operator)
+processes=(external-secrets standins placement-operator)
 
 kubeconfig=
 kubectl=
@@ -99,6 +100,13 @@ start() {
   log "installing CRDs"
   local crds=("$root/placement-operator/config/crd/placement.openstack.c5c3.io_placements.yaml")
   mapfile -t -O 1 crds < <("$here/crds.sh")
+  # The real ESO controller watches its other kinds too (push secrets,
+  # generators): all of its CRDs.
+  local eso_dir f
+  eso_dir=$(dirname "$(printf '%s\n' "${crds[@]}" | grep external-secrets.io_clustersecretstores.yaml)")
+  for f in "$eso_dir"/*.yaml; do
+    case " ${crds[*]} " in *" $f "*) ;; *) [ "$(basename "$f")" = kustomization.yaml ] || crds+=("$f") ;; esac
+  done
   local args=() f
   for f in "${crds[@]}"; do args+=(-f "$f"); done
   kc apply --server-side --force-conflicts "${args[@]}" >/dev/null
@@ -112,7 +120,12 @@ start() {
   local p
   for p in "${processes[@]}"; do stop_process "$p"; done
   rm -f "$state/mariadb.port"
-  start_process standins --kubeconfig "$kubeconfig" --mariadb-port-file "$state/mariadb.port" --run-pods
+  "$here/tools.sh" external-secrets
+  ln -sf "$("$here/tools.sh" --path external-secrets)" "$state/bin/external-secrets"
+  KUBECONFIG=$kubeconfig start_process external-secrets --metrics-addr=127.0.0.1:18090 \
+    --enable-cluster-external-secret-reconciler=false --enable-cluster-push-secret-reconciler=false \
+    --enable-push-secret-reconciler=false
+  start_process standins --kubeconfig "$kubeconfig" --mariadb-port-file "$state/mariadb.port" --run-pods --secret-stores=false
   local _
   for _ in $(seq 1 120); do
     [ -s "$state/mariadb.port" ] && break
@@ -124,8 +137,8 @@ start() {
 
   log "creating namespace $ns, ClusterSecretStore, MariaDB and credential Secrets"
   kc apply --server-side -f "$here/run/placement-demo.yaml" >/dev/null
-  secret placement-db username=placement "password=$(password)"
-  secret placement-keystone "password=$(password)"
+  store
+  kc apply --server-side -f "$here/run/placement-credentials.yaml" >/dev/null
 
   # Loopback only, like the control plane (hack/kwokctl.yaml). The operator
   # runs outside the cluster network: its health probe goes to the local
@@ -138,14 +151,26 @@ start() {
   summary
 }
 
-# secret creates a credential Secret once; a rerun keeps the password so the
-# operator sees no rotation.
-secret() {
-  local name=$1 kv lits=()
-  shift
-  kc -n "$ns" get secret "$name" >/dev/null 2>&1 && return 0
-  for kv in "$@"; do lits+=("--from-literal=$kv"); done
-  kc -n "$ns" create secret generic "$name" "${lits[@]}" >/dev/null
+# store creates the ClusterSecretStore (ESO's fake provider) holding both
+# credentials, with random passwords, once; a rerun keeps them so the
+# operator sees no rotation. ESO validates it and the ExternalSecrets of
+# hack/run/placement-credentials.yaml write the Secrets from it.
+store() {
+  kc get clustersecretstore openbao-cluster-store >/dev/null 2>&1 && return 0
+  kc apply --server-side -f - >/dev/null <<EOF
+apiVersion: external-secrets.io/v1
+kind: ClusterSecretStore
+metadata:
+  name: openbao-cluster-store
+spec:
+  provider:
+    fake:
+      data:
+        - key: $ns/placement-db
+          value: '{"username":"placement","password":"$(password)"}'
+        - key: $ns/placement-keystone
+          value: '{"password":"$(password)"}'
+EOF
 }
 
 password() { od -An -N18 -tx1 /dev/urandom | tr -d ' \n'; }

@@ -1,5 +1,5 @@
-// Command standins runs development stand-ins for ESO and mariadb-operator
-// (see package standins) and, optionally, a local MariaDB server behind the
+// Command standins runs development stand-ins for ESO's secret stores and
+// mariadb-operator (see package standins) and, optionally, a local MariaDB server behind the
 // Database/User/Grant stand-ins and the local pod runner (package localrun)
 // that runs the operators' Job and API pods as processes on this machine.
 // Never deploy it next to the real controllers.
@@ -22,18 +22,19 @@ import (
 func main() {
 	portFile := flag.String("mariadb-port-file", "", "start a local MariaDB server, carry Database/User/Grant objects out on it, and write its port to this file")
 	runPods := flag.Bool("run-pods", false, "run the operators' Job and API pods as local processes (needs root: each gets its own mount namespace)")
+	stores := flag.Bool("secret-stores", true, "mark ESO secret stores Ready (turn off when the real ESO runs)")
 	zapOpts := zap.Options{}
 	zapOpts.BindFlags(flag.CommandLine)
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts)))
 	log := ctrl.Log.WithName("standins")
-	if err := run(*portFile, *runPods); err != nil {
+	if err := run(*portFile, *runPods, *stores); err != nil {
 		log.Error(err, "stand-ins stopped")
 		os.Exit(1)
 	}
 }
 
-func run(portFile string, runPods bool) error {
+func run(portFile string, runPods, stores bool) error {
 	scheme, err := standins.NewScheme()
 	if err != nil {
 		return err
@@ -60,7 +61,11 @@ func run(portFile string, runPods bool) error {
 		}
 		db = m
 	}
-	if err := standins.SetupWithManager(mgr, db); err != nil {
+	all := standins.MariaDBOperator(mgr.GetClient(), db)
+	if stores {
+		all = standins.All(mgr.GetClient(), db)
+	}
+	if err := standins.Setup(mgr, all); err != nil {
 		return err
 	}
 	if runPods {
