@@ -33,15 +33,20 @@ func Target(p Parts) string {
 func Build(p Parts) string {
 	q := map[string]string{"charset": "utf8"}
 	if p.TLS.Enabled() {
-		q["ssl_ca"] = path.Join(p.TLSDir, "ca.crt")
+		// Only the keys SQLAlchemy gathers into pymysql's ssl dict. pymysql's
+		// own ssl_verify_cert/ssl_verify_identity arguments (the spec's
+		// spelling) make it replace that dict, dropping the CA and the client
+		// certificate; see docs/decisions/dsn-tls-keys.md. With a CA pymysql
+		// verifies the chain; ssl_check_hostname decides the name check.
 		q["ssl_cert"] = path.Join(p.TLSDir, "tls.crt")
 		q["ssl_key"] = path.Join(p.TLSDir, "tls.key")
 		switch p.TLS.Mode {
 		case shared.TLSVerifyCA:
-			q["ssl_verify_cert"] = "true"
+			q["ssl_ca"] = path.Join(p.TLSDir, "ca.crt")
+			q["ssl_check_hostname"] = "false"
 		case shared.TLSVerifyFull:
-			q["ssl_verify_cert"] = "true"
-			q["ssl_verify_identity"] = "true"
+			q["ssl_ca"] = path.Join(p.TLSDir, "ca.crt")
+			q["ssl_check_hostname"] = "true"
 		}
 	}
 	keys := make([]string, 0, len(q))

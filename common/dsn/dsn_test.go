@@ -10,7 +10,12 @@ import (
 
 func TestBuild(t *testing.T) {
 	const tlsDir = "/etc/placement/db-tls"
-	const sslPaths = "&ssl_ca=/etc/placement/db-tls/ca.crt&ssl_cert=/etc/placement/db-tls/tls.crt&ssl_key=/etc/placement/db-tls/tls.key"
+	// Sorted keys: ssl_ca < ssl_cert < ssl_check_hostname < ssl_key.
+	const (
+		ca   = "&ssl_ca=/etc/placement/db-tls/ca.crt"
+		cert = "&ssl_cert=/etc/placement/db-tls/tls.crt"
+		key  = "&ssl_key=/etc/placement/db-tls/tls.key"
+	)
 	base := Parts{User: "placement", Password: "secret", Host: "mariadb.openstack.svc:3306", Database: "placement", TLSDir: tlsDir}
 	with := func(mut func(*Parts)) Parts { p := base; mut(&p); return p }
 	tests := []struct {
@@ -46,22 +51,22 @@ func TestBuild(t *testing.T) {
 		{
 			name:  "tls prefer",
 			parts: with(func(p *Parts) { p.TLS = &shared.DatabaseTLS{Mode: shared.TLSPrefer} }),
-			want:  "mysql+pymysql://placement:secret@mariadb.openstack.svc:3306/placement?charset=utf8" + sslPaths,
+			want:  "mysql+pymysql://placement:secret@mariadb.openstack.svc:3306/placement?charset=utf8" + cert + key,
 		},
 		{
 			name:  "tls require",
 			parts: with(func(p *Parts) { p.TLS = &shared.DatabaseTLS{Mode: shared.TLSRequire} }),
-			want:  "mysql+pymysql://placement:secret@mariadb.openstack.svc:3306/placement?charset=utf8" + sslPaths,
+			want:  "mysql+pymysql://placement:secret@mariadb.openstack.svc:3306/placement?charset=utf8" + cert + key,
 		},
 		{
 			name:  "tls verify-ca",
 			parts: with(func(p *Parts) { p.TLS = &shared.DatabaseTLS{Mode: shared.TLSVerifyCA} }),
-			want:  "mysql+pymysql://placement:secret@mariadb.openstack.svc:3306/placement?charset=utf8" + sslPaths + "&ssl_verify_cert=true",
+			want:  "mysql+pymysql://placement:secret@mariadb.openstack.svc:3306/placement?charset=utf8" + ca + cert + "&ssl_check_hostname=false" + key,
 		},
 		{
 			name:  "tls verify-full",
 			parts: with(func(p *Parts) { p.TLS = &shared.DatabaseTLS{Mode: shared.TLSVerifyFull} }),
-			want:  "mysql+pymysql://placement:secret@mariadb.openstack.svc:3306/placement?charset=utf8" + sslPaths + "&ssl_verify_cert=true&ssl_verify_identity=true",
+			want:  "mysql+pymysql://placement:secret@mariadb.openstack.svc:3306/placement?charset=utf8" + ca + cert + "&ssl_check_hostname=true" + key,
 		},
 	}
 	for _, tt := range tests {

@@ -30,6 +30,27 @@ func StartMariaDB() (*MariaDB, error) { return StartMariaDBOn("127.0.0.1") }
 // StartMariaDBOn is StartMariaDB listening on bind (an address of this
 // machine that pods of a real cluster can reach).
 func StartMariaDBOn(bind string) (*MariaDB, error) {
+	return StartMariaDBWith(MariaDBOptions{Bind: bind})
+}
+
+// MariaDBOptions tune a throwaway server.
+type MariaDBOptions struct {
+	// Bind is the listen address (127.0.0.1 when empty).
+	Bind string
+	// TLS, when set, serves TLS with these PEM files (ssl-ca, ssl-cert,
+	// ssl-key).
+	TLS *TLSFiles
+}
+
+// TLSFiles are PEM file paths.
+type TLSFiles struct{ CA, Cert, Key string }
+
+// StartMariaDBWith starts a server as StartMariaDB does, with options.
+func StartMariaDBWith(o MariaDBOptions) (*MariaDB, error) {
+	bind := o.Bind
+	if bind == "" {
+		bind = "127.0.0.1"
+	}
 	dir, err := os.MkdirTemp("", "mdb")
 	if err != nil {
 		return nil, err
@@ -54,6 +75,9 @@ func StartMariaDBOn(bind string) (*MariaDB, error) {
 		"--socket=" + m.Socket, "--pid-file=" + dir + "/mysqld.pid", "--skip-name-resolve", "--skip-log-bin",
 		"--character-set-server=utf8mb4", "--collation-server=utf8mb4_general_ci"}, user...)
 	argv = append(argv, mariadbSizing...)
+	if o.TLS != nil {
+		argv = append(argv, "--ssl-ca="+o.TLS.CA, "--ssl-cert="+o.TLS.Cert, "--ssl-key="+o.TLS.Key)
+	}
 	m.proc, err = Start(ProcSpec{Name: "mariadbd", Dir: dir, Argv: argv, Env: BaseEnv(dir)})
 	if err != nil {
 		return nil, err

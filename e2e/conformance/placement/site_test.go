@@ -44,12 +44,19 @@ const (
 // Placement on release, changed by mutate, with the webhook's defaults.
 func newSite(t *testing.T, name, release string, mutate func(*placementv1.Placement)) *site {
 	t.Helper()
+	return newSiteOn(t, name, release, db, mutate)
+}
+
+// newSiteOn is newSite with the schema on server. The namespace may exist
+// already (a test that puts more inputs into it first).
+func newSiteOn(t *testing.T, name, release string, server *localsvc.MariaDB, mutate func(*placementv1.Placement)) *site {
+	t.Helper()
 	ctx := t.Context()
 	s := &site{t: t, ctx: ctx, ns: "cf-" + name, name: "placement",
 		schema: "pl_" + strings.ReplaceAll(name, "-", "_"), dbUser: "pl_" + strings.ReplaceAll(name, "-", "_"), dbPass: "db-pw-" + name}
-	poll.Must(t, k8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}}))
-	poll.Must(t, db.CreateSchema(s.schema, s.dbUser, s.dbPass))
-	t.Cleanup(func() { _ = db.DropSchema(s.schema, s.dbUser) })
+	poll.Must(t, client.IgnoreAlreadyExists(k8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}})))
+	poll.Must(t, server.CreateSchema(s.schema, s.dbUser, s.dbPass))
+	t.Cleanup(func() { _ = server.DropSchema(s.schema, s.dbUser) })
 	for _, sec := range []*corev1.Secret{
 		{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "placement-db"}, StringData: map[string]string{"username": s.dbUser, "password": s.dbPass}},
 		{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "placement-keystone"}, StringData: map[string]string{"password": serviceUserPass}},
@@ -62,7 +69,7 @@ func newSite(t *testing.T, name, release string, mutate func(*placementv1.Placem
 			OpenStackRelease: release,
 			Image:            shared.ImageSpec{Repository: "registry.example.org/openstack/placement", Tag: release},
 			Database: shared.DatabaseSpec{
-				Host: "127.0.0.1", Port: int32(db.Port), Database: s.schema,
+				Host: "127.0.0.1", Port: int32(server.Port), Database: s.schema,
 				SecretRef: shared.SecretKeyRef{Name: "placement-db"},
 			},
 			Cache:            shared.CacheSpec{Servers: []string{cache.Addr()}},
