@@ -17,6 +17,7 @@ import (
 
 	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
+	"github.com/c5c3/openstack-operators/common/testenv"
 )
 
 const (
@@ -25,33 +26,12 @@ const (
 	ownerUID  = types.UID("owner-uid")
 )
 
-// writes counts the mutating calls that reach the fake API server.
-type writes struct{ create, update, patch, del int }
-
-func (w *writes) total() int { return w.create + w.update + w.patch + w.del }
-
-func newClient(t *testing.T, objs ...client.Object) (client.Client, *writes) {
+// newClient counts the mutating calls that reach the fake API server.
+func newClient(t *testing.T, objs ...client.Object) (client.Client, *testenv.Writes) {
 	t.Helper()
-	w := &writes{}
+	w := &testenv.Writes{}
 	c := fake.NewClientBuilder().WithScheme(operator.NewScheme()).WithObjects(objs...).
-		WithInterceptorFuncs(interceptor.Funcs{
-			Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
-				w.create++
-				return c.Create(ctx, obj, opts...)
-			},
-			Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
-				w.update++
-				return c.Update(ctx, obj, opts...)
-			},
-			Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, p client.Patch, opts ...client.PatchOption) error {
-				w.patch++
-				return c.Patch(ctx, obj, p, opts...)
-			},
-			Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
-				w.del++
-				return c.Delete(ctx, obj, opts...)
-			},
-		}).Build()
+		WithInterceptorFuncs(testenv.CountWrites(w, interceptor.Funcs{})).Build()
 	return c, w
 }
 
@@ -223,8 +203,8 @@ func TestEnsure_FakeClient(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErrIn) {
 					t.Fatalf("error = %v, want one containing %q", err, tt.wantErrIn)
 				}
-				if w.total() != before.total() {
-					t.Errorf("%d writes on a refused object", w.total()-before.total())
+				if w.Total() != before.Total() {
+					t.Errorf("%d writes on a refused object", w.Total()-before.Total())
 				}
 				return
 			}
@@ -234,13 +214,13 @@ func TestEnsure_FakeClient(t *testing.T) {
 			if wrote != tt.wantWrote {
 				t.Errorf("wrote = %v, want %v", wrote, tt.wantWrote)
 			}
-			if n := w.create - before.create; n != tt.wantCreates {
+			if n := w.Create - before.Create; n != tt.wantCreates {
 				t.Errorf("creates = %d, want %d", n, tt.wantCreates)
 			}
-			if n := w.update - before.update; n != tt.wantUpdates {
+			if n := w.Update - before.Update; n != tt.wantUpdates {
 				t.Errorf("updates = %d, want %d", n, tt.wantUpdates)
 			}
-			if n := w.patch + w.del - before.patch - before.del; n != 0 {
+			if n := w.Patch + w.Delete - before.Patch - before.Delete; n != 0 {
 				t.Errorf("patches+deletes = %d, want 0", n)
 			}
 			live := getService(t, c)
@@ -251,8 +231,8 @@ func TestEnsure_FakeClient(t *testing.T) {
 			again := service(live.Spec.Ports[0].Port)
 			mid := *w
 			wrote, err = Ensure(ctx, c, o, again, tt.keep)
-			if err != nil || wrote || w.total() != mid.total() {
-				t.Errorf("repeat: wrote=%v err=%v writes=%d, want a no-op", wrote, err, w.total()-mid.total())
+			if err != nil || wrote || w.Total() != mid.Total() {
+				t.Errorf("repeat: wrote=%v err=%v writes=%d, want a no-op", wrote, err, w.Total()-mid.Total())
 			}
 		})
 	}
@@ -398,8 +378,8 @@ func TestAbsent_FakeClient(t *testing.T) {
 			if err := Absent(context.Background(), c, newOwner(tt.remote), service(8778)); err != nil {
 				t.Fatalf("Absent: %v", err)
 			}
-			if w.del != tt.wantDeletes || w.total() != w.del {
-				t.Errorf("deletes = %d (writes %d), want %d", w.del, w.total(), tt.wantDeletes)
+			if w.Delete != tt.wantDeletes || w.Total() != w.Delete {
+				t.Errorf("deletes = %d (writes %d), want %d", w.Delete, w.Total(), tt.wantDeletes)
 			}
 			err := c.Get(context.Background(), client.ObjectKeyFromObject(service(0)), &corev1.Service{})
 			if gone := apierrors.IsNotFound(err); gone != tt.wantGone {
@@ -494,7 +474,7 @@ func TestToggle_FakeClient(t *testing.T) {
 			} else if err != nil {
 				t.Fatalf("Toggle: %v", err)
 			}
-			if w.create != tt.wantCreates || w.del != tt.wantDeletes || w.update+w.patch != 0 {
+			if w.Create != tt.wantCreates || w.Delete != tt.wantDeletes || w.Update+w.Patch != 0 {
 				t.Errorf("writes = %+v, want %d creates and %d deletes", *w, tt.wantCreates, tt.wantDeletes)
 			}
 			err = c.Get(context.Background(), client.ObjectKeyFromObject(service(0)), &corev1.Service{})

@@ -20,6 +20,7 @@ import (
 	"github.com/c5c3/openstack-operators/common/apply"
 	"github.com/c5c3/openstack-operators/common/metrics"
 	"github.com/c5c3/openstack-operators/common/operator"
+	"github.com/c5c3/openstack-operators/common/testenv"
 )
 
 const (
@@ -29,40 +30,12 @@ const (
 
 var created = time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
 
-type writes struct{ create, update, patch, del int }
-
-func (w *writes) total() int { return w.create + w.update + w.patch + w.del }
-
-func newClient(t *testing.T, extra interceptor.Funcs, objs ...client.Object) (client.Client, *writes) {
+func newClient(t *testing.T, extra interceptor.Funcs, objs ...client.Object) (client.Client, *testenv.Writes) {
 	t.Helper()
-	w := &writes{}
-	funcs := interceptor.Funcs{
-		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
-			w.create++
-			if extra.Create != nil {
-				return extra.Create(ctx, c, obj, opts...)
-			}
-			return c.Create(ctx, obj, opts...)
-		},
-		Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
-			w.update++
-			return c.Update(ctx, obj, opts...)
-		},
-		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, p client.Patch, opts ...client.PatchOption) error {
-			w.patch++
-			if extra.Patch != nil {
-				return extra.Patch(ctx, c, obj, p, opts...)
-			}
-			return c.Patch(ctx, obj, p, opts...)
-		},
-		Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
-			w.del++
-			return c.Delete(ctx, obj, opts...)
-		},
-	}
+	w := &testenv.Writes{}
 	c := fake.NewClientBuilder().WithScheme(operator.NewScheme()).
 		WithStatusSubresource(&batchv1.Job{}, &corev1.Pod{}).
-		WithObjects(objs...).WithInterceptorFuncs(funcs).Build()
+		WithObjects(objs...).WithInterceptorFuncs(testenv.CountWrites(w, extra)).Build()
 	return c, w
 }
 
@@ -155,8 +128,8 @@ func TestEnsure_FakeClient(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErrIn) {
 					t.Fatalf("error = %v, want one containing %q", err, tt.wantErrIn)
 				}
-				if w.total() != tt.wantCreates {
-					t.Errorf("%d writes, want %d (the refused create only)", w.total(), tt.wantCreates)
+				if w.Total() != tt.wantCreates {
+					t.Errorf("%d writes, want %d (the refused create only)", w.Total(), tt.wantCreates)
 				}
 				return
 			}
@@ -169,7 +142,7 @@ func TestEnsure_FakeClient(t *testing.T) {
 			if (st.Job != nil) != tt.wantJob {
 				t.Errorf("Job returned = %v, want %v", st.Job != nil, tt.wantJob)
 			}
-			if w.create != tt.wantCreates || w.del != tt.wantDeletes || w.update+w.patch != 0 {
+			if w.Create != tt.wantCreates || w.Delete != tt.wantDeletes || w.Update+w.Patch != 0 {
 				t.Errorf("writes = %+v, want %d creates and %d deletes only", *w, tt.wantCreates, tt.wantDeletes)
 			}
 			var got batchv1.Job
@@ -336,8 +309,8 @@ func TestRecord_FakeClient(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Record: %v", err)
 			}
-			if w.patch-before.patch != 1 {
-				t.Errorf("patches = %d, want 1", w.patch-before.patch)
+			if w.Patch-before.Patch != 1 {
+				t.Errorf("patches = %d, want 1", w.Patch-before.Patch)
 			}
 			if cr.Status.Phase != corev1.PodRunning || cr.Status.Message != "set by this pass" {
 				t.Errorf("in-memory status = %+v, overwritten by the patch response", cr.Status)
@@ -367,8 +340,8 @@ func TestRecord_FakeClient(t *testing.T) {
 			if err := Record(ctx, c, cr, job, m, tt.result); err != nil {
 				t.Fatalf("second Record: %v", err)
 			}
-			if w.total() != mid.total() {
-				t.Errorf("second Record wrote %d times, want 0", w.total()-mid.total())
+			if w.Total() != mid.Total() {
+				t.Errorf("second Record wrote %d times, want 0", w.Total()-mid.Total())
 			}
 			if got := testutil.ToFloat64(m.DBSyncTotal.WithLabelValues("placement", testNS, tt.result)); got != 1 {
 				t.Errorf("db_sync_total{%s} after repeat = %v, want 1", tt.result, got)

@@ -39,33 +39,12 @@ var (
 	deletedAt = time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
 )
 
-type writes struct{ update, status, del int }
-
-func newClient(t *testing.T, extra interceptor.Funcs, objs ...client.Object) (client.Client, *writes) {
+func newClient(t *testing.T, extra interceptor.Funcs, objs ...client.Object) (client.Client, *testenv.Writes) {
 	t.Helper()
-	w := &writes{}
+	w := &testenv.Writes{}
 	c := fake.NewClientBuilder().WithScheme(testenv.CRScheme(testGV)).
 		WithStatusSubresource(&testenv.CR{}, &mariadbv1alpha1.Database{}, &mariadbv1alpha1.User{}, &mariadbv1alpha1.Grant{}).
-		WithObjects(objs...).
-		WithInterceptorFuncs(interceptor.Funcs{
-			Get:  extra.Get,
-			List: extra.List,
-			Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
-				w.update++
-				return c.Update(ctx, obj, opts...)
-			},
-			Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
-				w.del++
-				if extra.Delete != nil {
-					return extra.Delete(ctx, c, obj, opts...)
-				}
-				return c.Delete(ctx, obj, opts...)
-			},
-			SubResourceUpdate: func(ctx context.Context, c client.Client, sub string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
-				w.status++
-				return c.SubResource(sub).Update(ctx, obj, opts...)
-			},
-		}).Build()
+		WithObjects(objs...).WithInterceptorFuncs(testenv.CountWrites(w, extra)).Build()
 	return c, w
 }
 
@@ -343,8 +322,8 @@ func TestFlowRun_FakeClient(t *testing.T) {
 			if !slices.Equal(released, wantReleased) {
 				t.Errorf("OnRelease calls = %v, want %v", released, wantReleased)
 			}
-			if w.status != tt.wantStatus {
-				t.Errorf("status writes = %d, want %d", w.status, tt.wantStatus)
+			if w.Status != tt.wantStatus {
+				t.Errorf("status writes = %d, want %d", w.Status, tt.wantStatus)
 			}
 			sc := apimeta.FindStatusCondition(cr.Status.Conditions, conditions.TypeSecretsReady)
 			if tt.wantHold {

@@ -21,6 +21,7 @@ import (
 	"github.com/c5c3/openstack-operators/common/apply"
 	"github.com/c5c3/openstack-operators/common/conditions"
 	"github.com/c5c3/openstack-operators/common/operator"
+	"github.com/c5c3/openstack-operators/common/testenv"
 )
 
 const (
@@ -81,42 +82,12 @@ func TestBuild(t *testing.T) {
 	}
 }
 
-type writes struct{ create, update, patch, del, status int }
-
-func (w *writes) total() int { return w.create + w.update + w.patch + w.del + w.status }
-
-func newClient(t *testing.T, extra interceptor.Funcs, objs ...client.Object) (client.Client, *writes) {
+func newClient(t *testing.T, extra interceptor.Funcs, objs ...client.Object) (client.Client, *testenv.Writes) {
 	t.Helper()
-	w := &writes{}
-	funcs := interceptor.Funcs{
-		Get: extra.Get,
-		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
-			w.create++
-			return c.Create(ctx, obj, opts...)
-		},
-		Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
-			w.update++
-			return c.Update(ctx, obj, opts...)
-		},
-		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, p client.Patch, opts ...client.PatchOption) error {
-			w.patch++
-			return c.Patch(ctx, obj, p, opts...)
-		},
-		Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
-			w.del++
-			if extra.Delete != nil {
-				return extra.Delete(ctx, c, obj, opts...)
-			}
-			return c.Delete(ctx, obj, opts...)
-		},
-		SubResourceUpdate: func(ctx context.Context, c client.Client, sub string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
-			w.status++
-			return c.SubResource(sub).Update(ctx, obj, opts...)
-		},
-	}
+	w := &testenv.Writes{}
 	c := fake.NewClientBuilder().WithScheme(operator.NewScheme()).
 		WithStatusSubresource(&mariadbv1alpha1.MariaDB{}, &mariadbv1alpha1.Database{}, &mariadbv1alpha1.User{}, &mariadbv1alpha1.Grant{}).
-		WithObjects(objs...).WithInterceptorFuncs(funcs).Build()
+		WithObjects(objs...).WithInterceptorFuncs(testenv.CountWrites(w, extra)).Build()
 	return c, w
 }
 
@@ -248,10 +219,10 @@ func TestProvision_FakeClient(t *testing.T) {
 			if !strings.Contains(got.Message, tt.wantMsgIn) {
 				t.Errorf("message = %q, want it to contain %q", got.Message, tt.wantMsgIn)
 			}
-			if n := w.create - before.create; n != tt.wantCreates {
+			if n := w.Create - before.Create; n != tt.wantCreates {
 				t.Errorf("creates = %d, want %d", n, tt.wantCreates)
 			}
-			if n := w.total() - before.total() - (w.create - before.create); n != 0 {
+			if n := w.Total() - before.Total() - (w.Create - before.Create); n != 0 {
 				t.Errorf("%d writes other than creates, want none", n)
 			}
 			present := map[string]bool{
@@ -282,8 +253,8 @@ func TestProvisionDynamicLeavesUserAndGrant_FakeClient(t *testing.T) {
 	if _, err := Provision(ctx, c, owner(), managed(shared.CredentialsDynamic)); err != nil {
 		t.Fatalf("dynamic pass: %v", err)
 	}
-	if w.total() != before.total() {
-		t.Errorf("%d writes after switching to Dynamic, want none", w.total()-before.total())
+	if w.Total() != before.Total() {
+		t.Errorf("%d writes after switching to Dynamic, want none", w.Total()-before.Total())
 	}
 	if !exists(t, c, &mariadbv1alpha1.User{}) || !exists(t, c, &mariadbv1alpha1.Grant{}) {
 		t.Error("switching to Dynamic removed the existing User or Grant")
@@ -360,8 +331,8 @@ func TestCleanup_FakeClient(t *testing.T) {
 			if live != tt.wantLive {
 				t.Errorf("live = %v, want %v", live, tt.wantLive)
 			}
-			if w.del != tt.wantDeletes {
-				t.Errorf("deletes = %d, want %d", w.del, tt.wantDeletes)
+			if w.Delete != tt.wantDeletes {
+				t.Errorf("deletes = %d, want %d", w.Delete, tt.wantDeletes)
 			}
 			for _, obj := range []client.Object{&mariadbv1alpha1.Database{}, &mariadbv1alpha1.User{}, &mariadbv1alpha1.Grant{}} {
 				if exists(t, c, obj) && obj.GetDeletionTimestamp().IsZero() && len(obj.GetOwnerReferences()) > 0 {
