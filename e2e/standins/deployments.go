@@ -1,16 +1,11 @@
 package standins
 
 import (
-	"context"
-	"fmt"
-
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/log"
 )
 
 // Reasons and messages the Deployment controller writes on a finished rollout.
@@ -21,34 +16,16 @@ const (
 	messageProgressed              = "ReplicaSet has successfully progressed."
 )
 
-// DeploymentRollout plays the Deployment controller for a cluster without
-// one: every Deployment whose status does not describe its current
+// NewDeploymentRollout plays the Deployment controller for a cluster
+// without one: every Deployment whose status does not describe its current
 // generation fully rolled out is reported so at once (all replicas updated,
 // ready and available; Available and Progressing True). No ReplicaSet or pod
-// is created. Deployments already reported are left alone.
-type DeploymentRollout struct {
-	Client client.Client
-}
-
-// NewDeploymentRollout returns the Deployment stand-in.
-func NewDeploymentRollout(c client.Client) *DeploymentRollout { return &DeploymentRollout{Client: c} }
-
-// Reconcile reports one Deployment rolled out.
-func (r *DeploymentRollout) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	var d appsv1.Deployment
-	if err := r.Client.Get(ctx, req.NamespacedName, &d); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
+// is created.
+func NewDeploymentRollout(c client.Client) *StatusReporter[*appsv1.Deployment] {
+	return &StatusReporter[*appsv1.Deployment]{
+		Client: c, Kind: "Deployment", New: func() *appsv1.Deployment { return &appsv1.Deployment{} },
+		Settled: rolledOut, Report: reportRolledOut, Done: "reported Deployment rolled out",
 	}
-	if !d.DeletionTimestamp.IsZero() || rolledOut(&d) {
-		return ctrl.Result{}, nil
-	}
-	base := d.DeepCopy()
-	reportRolledOut(&d, metav1.Now())
-	if err := r.Client.Status().Patch(ctx, &d, client.MergeFrom(base)); err != nil {
-		return ctrl.Result{}, fmt.Errorf("reporting Deployment %s rolled out: %w", req.NamespacedName, err)
-	}
-	log.FromContext(ctx).Info("reported Deployment rolled out", "generation", d.Generation)
-	return ctrl.Result{}, nil
 }
 
 // rolledOut reports whether the status already describes the current
@@ -98,9 +75,4 @@ func setDeploymentCondition(d *appsv1.Deployment, t appsv1.DeploymentConditionTy
 		return
 	}
 	d.Status.Conditions = append(d.Status.Conditions, c)
-}
-
-// SetupWithManager watches Deployments.
-func (r *DeploymentRollout) SetupWithManager(mgr ctrl.Manager) error {
-	return ctrl.NewControllerManagedBy(mgr).For(&appsv1.Deployment{}).Named(controllerName("Deployment")).Complete(r)
 }

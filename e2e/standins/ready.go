@@ -2,13 +2,11 @@ package standins
 
 import (
 	"context"
-	"fmt"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/log"
 )
 
 // ConditionReady is the condition type ESO and mariadb-operator report.
@@ -31,32 +29,23 @@ type ReadyMarker[T client.Object] struct {
 
 // Reconcile flips the Ready condition to True unless it already is.
 func (r *ReadyMarker[T]) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	obj := r.New()
-	if err := r.Client.Get(ctx, req.NamespacedName, obj); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	if !obj.GetDeletionTimestamp().IsZero() {
-		return ctrl.Result{}, nil
-	}
-	conds := r.Conditions(obj)
-	if meta.IsStatusConditionTrue(*conds, ConditionReady) {
-		return ctrl.Result{}, nil
-	}
-	base := obj.DeepCopyObject().(client.Object)
-	meta.SetStatusCondition(conds, metav1.Condition{
-		Type: ConditionReady, Status: metav1.ConditionTrue, Reason: r.Reason, Message: r.Message,
-	})
-	// A merge patch of status only: the stand-in never competes with the
-	// operators for spec or metadata.
-	if err := r.Client.Status().Patch(ctx, obj, client.MergeFrom(base)); err != nil {
-		return ctrl.Result{}, fmt.Errorf("marking %s %s Ready: %w", r.Kind, req.NamespacedName, err)
-	}
-	// The controller-runtime logger already names the kind and the object.
-	log.FromContext(ctx).Info("marked Ready")
-	return ctrl.Result{}, nil
+	return r.reporter().Reconcile(ctx, req)
 }
 
 // SetupWithManager watches the kind.
 func (r *ReadyMarker[T]) SetupWithManager(mgr ctrl.Manager) error {
-	return ctrl.NewControllerManagedBy(mgr).For(r.New()).Named(controllerName(r.Kind)).Complete(r)
+	return r.reporter().SetupWithManager(mgr)
+}
+
+// reporter is the marker as a StatusReporter: settled once Ready is True.
+func (r *ReadyMarker[T]) reporter() *StatusReporter[T] {
+	return &StatusReporter[T]{
+		Client: r.Client, Kind: r.Kind, New: r.New, Done: "marked Ready",
+		Settled: func(o T) bool { return meta.IsStatusConditionTrue(*r.Conditions(o), ConditionReady) },
+		Report: func(o T, _ metav1.Time) {
+			meta.SetStatusCondition(r.Conditions(o), metav1.Condition{
+				Type: ConditionReady, Status: metav1.ConditionTrue, Reason: r.Reason, Message: r.Message,
+			})
+		},
+	}
 }
