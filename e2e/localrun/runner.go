@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/retry"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -228,7 +229,7 @@ func (r *Runner) startAPI(ctx context.Context, pod *corev1.Pod, p *Profile) erro
 		bg := context.WithoutCancel(ctx)
 		if err := localsvc.WaitHTTP(proc, pr.url, 200, 3*time.Minute); err != nil {
 			logger.Info("API process not serving", "error", err.Error())
-		} else if err := r.annotate(bg, pod, p, pr.url); err != nil {
+		} else if err := r.adopt(bg, pod, p, pr.url); err != nil {
 			logger.Error(err, "pointing the probe at the API process")
 		}
 		<-proc.Done()
@@ -323,6 +324,45 @@ func (r *Runner) Stop() {
 		}
 	}
 	r.busy.Wait()
+}
+
+// adopt points the CR's probe at url unless it already points at another
+// live API process: the probe stays put while its target serves, so the
+// CR's conditions name one process and not whichever started last.
+func (r *Runner) adopt(ctx context.Context, pod *corev1.Pod, p *Profile, url string) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		cr := &unstructured.Unstructured{}
+		cr.SetGroupVersionKind(p.CR)
+		if err := r.Client.Get(ctx, types.NamespacedName{Namespace: pod.Namespace, Name: pod.Labels[labelInstance]}, cr); err != nil {
+			return client.IgnoreNotFound(err)
+		}
+		annotations := cr.GetAnnotations()
+		if current := annotations[probe.URLAnnotation]; current == url || r.serving(current) {
+			return nil
+		}
+		base := cr.DeepCopy()
+		if annotations == nil {
+			annotations = map[string]string{}
+		}
+		annotations[probe.URLAnnotation] = url
+		cr.SetAnnotations(annotations)
+		// The optimistic lock makes two processes that start together
+		// agree on one: the second one's patch conflicts and finds the
+		// first serving.
+		return r.Client.Patch(ctx, cr, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))
+	})
+}
+
+// serving tells whether url is that of a live API process of this runner.
+func (r *Runner) serving(url string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, p := range r.pods {
+		if p.url == url && p.proc != nil && !p.proc.Exited() && !p.stopped {
+			return true
+		}
+	}
+	return false
 }
 
 // annotate sets (or with url "" removes) the CR's probe-URL annotation.
