@@ -20,7 +20,9 @@ import (
 const syncTimeout = 10 * time.Second
 
 // Resolver maps spec.targetClusterRef to a Target. Registered clusters are
-// engaged lazily on first use and re-engaged when their Secret changes.
+// engaged lazily on first use, re-engaged when their Secret changes and
+// disengaged (cache, watches and connections stopped) when the last CR that
+// resolved them is released.
 type Resolver struct {
 	// Local is the management cluster.
 	Local Target
@@ -38,6 +40,8 @@ type Resolver struct {
 	ctx     context.Context
 	engaged map[string]*engagement
 	locks   map[string]*sync.Mutex
+	// users maps each CR that resolved a registered cluster to its name.
+	users map[client.ObjectKey]string
 }
 
 func (r *Resolver) lockFor(name string) *sync.Mutex {
@@ -68,8 +72,10 @@ func (r *Resolver) Start(ctx context.Context) error {
 }
 
 // Resolve returns the Local target for a nil ref, else the engaged cluster.
-func (r *Resolver) Resolve(ctx context.Context, ref *shared.TargetClusterRef) (Target, error) {
+// The cluster stays engaged for user (the CR's key) until Release(user).
+func (r *Resolver) Resolve(ctx context.Context, user client.ObjectKey, ref *shared.TargetClusterRef) (Target, error) {
 	if ref == nil {
+		r.Release(user)
 		return r.Local, nil
 	}
 	if r.Namespace == "" {
@@ -84,22 +90,91 @@ func (r *Resolver) Resolve(ctx context.Context, ref *shared.TargetClusterRef) (T
 		// A failed read says nothing about the cluster: keep its engagement.
 		return Target{}, fmt.Errorf("reading registration of target cluster %q: %w", ref.Name, err)
 	}
+	t, previous, err := r.resolveRegistered(ctx, user, ref.Name, &s)
+	if previous != "" {
+		// Outside ref.Name's lock: two locks are never held at once.
+		r.releaseIfUnused(previous)
+	}
+	return t, err
+}
+
+// resolveRegistered engages (or reuses) the cluster registered by s and
+// records user as its user; previous is another cluster user gave up.
+func (r *Resolver) resolveRegistered(ctx context.Context, user client.ObjectKey, name string, s *corev1.Secret) (t Target, previous string, err error) {
 	// One engagement per cluster at a time: two workers must not both connect.
-	lock := r.lockFor(ref.Name)
+	lock := r.lockFor(name)
 	lock.Lock()
 	defer lock.Unlock()
 	r.mu.Lock()
-	e := r.engaged[ref.Name]
+	e := r.engaged[name]
 	r.mu.Unlock()
 	if e != nil && e.version == s.ResourceVersion {
-		return e.target, nil
+		return e.target, r.use(user, name), nil
 	}
-	reg, err := ParseRegistration(&s)
+	reg, err := ParseRegistration(s)
 	if err != nil {
-		r.disengage(ref.Name)
-		return Target{}, fmt.Errorf("target cluster %q: %w", ref.Name, err)
+		r.disengage(name)
+		return Target{}, "", fmt.Errorf("target cluster %q: %w", name, err)
 	}
-	return r.engage(ctx, ref.Name, s.ResourceVersion, reg)
+	if t, err = r.engage(ctx, name, s.ResourceVersion, reg); err != nil {
+		return Target{}, "", err
+	}
+	return t, r.use(user, name), nil
+}
+
+// use records that user resolved the cluster name and returns the other
+// cluster it used before, if any. Called under name's lock, so a concurrent
+// release of name's last other user either runs before (and the engagement
+// is made anew) or sees this user.
+func (r *Resolver) use(user client.ObjectKey, name string) (previous string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.users == nil {
+		r.users = map[client.ObjectKey]string{}
+	}
+	if old := r.users[user]; old != name {
+		previous = old
+	}
+	r.users[user] = name
+	return previous
+}
+
+// Release forgets user (a deleted CR, or one that names no registered
+// cluster any more) and disengages its cluster when no other CR uses it.
+func (r *Resolver) Release(user client.ObjectKey) {
+	r.mu.Lock()
+	name, had := r.users[user]
+	delete(r.users, user)
+	r.mu.Unlock()
+	if had {
+		r.releaseIfUnused(name)
+	}
+}
+
+func (r *Resolver) releaseIfUnused(name string) {
+	lock := r.lockFor(name)
+	lock.Lock()
+	defer lock.Unlock()
+	r.mu.Lock()
+	for _, n := range r.users {
+		if n == name {
+			r.mu.Unlock()
+			return
+		}
+	}
+	r.mu.Unlock()
+	r.disengage(name)
+}
+
+// Engaged lists the clusters currently engaged, in no particular order.
+func (r *Resolver) Engaged() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	names := make([]string, 0, len(r.engaged))
+	for name := range r.engaged {
+		names = append(names, name)
+	}
+	return names
 }
 
 func (r *Resolver) engage(ctx context.Context, name, version string, reg Registration) (Target, error) {

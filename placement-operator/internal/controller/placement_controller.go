@@ -3,6 +3,7 @@ package controller
 
 import (
 	"context"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"net/http"
 	"time"
 
@@ -96,6 +97,10 @@ func StepNames() []string {
 func (r *PlacementReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	var p placementv1.Placement
 	if err := r.Client.Get(ctx, req.NamespacedName, &p); err != nil {
+		if apierrors.IsNotFound(err) && r.Resolver != nil {
+			// Gone: its target cluster stays engaged only for other CRs.
+			r.Resolver.Release(req.NamespacedName)
+		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	return reconcile.Pass(ctx, r.Client, &p, reconcile.Hooks[*placementv1.Placement]{
@@ -115,7 +120,7 @@ func finalizers(p *placementv1.Placement) []string {
 }
 
 func (r *PlacementReconciler) resolve(ctx context.Context, p *placementv1.Placement) (targetcluster.Target, error) {
-	return r.Resolver.Resolve(ctx, p.Spec.TargetClusterRef)
+	return r.Resolver.Resolve(ctx, client.ObjectKeyFromObject(p), p.Spec.TargetClusterRef)
 }
 
 func (r *PlacementReconciler) run(ctx context.Context, p *placementv1.Placement, t targetcluster.Target) (pipeline.Outcome, error) {

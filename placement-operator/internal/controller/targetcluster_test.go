@@ -3,6 +3,7 @@ package controller_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -71,6 +72,9 @@ func TestTargetCluster(t *testing.T) {
 	if exists(t, &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: p.Name}}) {
 		t.Errorf("a child landed on the management cluster")
 	}
+	if engaged := reconciler.Resolver.Engaged(); !slices.Equal(engaged, []string{"remote"}) {
+		t.Errorf("engaged clusters %v, want [remote]", engaged)
+	}
 	got = get(t, ns, p.Name)
 	if len(got.Finalizers) != 2 {
 		t.Errorf("finalizers = %v, want service and remote-children", got.Finalizers)
@@ -106,6 +110,9 @@ func TestTargetCluster(t *testing.T) {
 	}
 	if err := remote.Get(ctx, client.ObjectKey{Namespace: ns, Name: p.Name}, &d); err != nil {
 		t.Errorf("abandoned Deployment should stay on the target: %v", err)
+	}
+	if engaged := reconciler.Resolver.Engaged(); len(engaged) != 0 {
+		t.Errorf("clusters %v still engaged after their only Placement is gone", engaged)
 	}
 }
 
