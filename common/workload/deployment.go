@@ -1,10 +1,12 @@
 package workload
 
 import (
+	"fmt"
 	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
@@ -177,4 +179,14 @@ func nonEmpty(in map[string]string) map[string]string {
 		out[k] = v
 	}
 	return out
+}
+
+// SelectorChanged says why a live Deployment cannot be updated to desired:
+// its selector is immutable. "" when the selectors match.
+func SelectorChanged(live, desired *appsv1.Deployment) string {
+	if equality.Semantic.DeepEqual(live.Spec.Selector, desired.Spec.Selector) {
+		return ""
+	}
+	return fmt.Sprintf("selector %s is immutable, want %s",
+		metav1.FormatLabelSelector(live.Spec.Selector), metav1.FormatLabelSelector(desired.Spec.Selector))
 }

@@ -2,6 +2,7 @@ package workload
 
 import (
 	"maps"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -255,5 +256,20 @@ func TestDeploymentReplicas(t *testing.T) {
 				t.Errorf("replicas (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestSelectorChanged(t *testing.T) {
+	id := Identity{Service: "placement", Instance: "p", ManagedBy: "placement-operator"}
+	desired := &appsv1.Deployment{Spec: appsv1.DeploymentSpec{Selector: &metav1.LabelSelector{MatchLabels: id.SelectorLabels()}}}
+	same := desired.DeepCopy()
+	if why := SelectorChanged(same, desired); why != "" {
+		t.Errorf("equal selectors reported as changed: %s", why)
+	}
+	live := desired.DeepCopy()
+	live.Spec.Selector.MatchLabels[ComponentLabel] = ComponentAPI
+	why := SelectorChanged(live, desired)
+	if !strings.Contains(why, "app.kubernetes.io/component=api") || !strings.Contains(why, "want app.kubernetes.io/instance=p,app.kubernetes.io/name=placement") {
+		t.Errorf("message %q names neither selector", why)
 	}
 }
