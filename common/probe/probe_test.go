@@ -154,25 +154,39 @@ func TestCheck_TransportFailures(t *testing.T) {
 	}))
 	t.Cleanup(slow.Close)
 
+	// The DNS case asks a local DNS server that answers NXDOMAIN, so it
+	// neither depends on the machine's resolver nor races the timeout.
+	nxdomain := &http.Client{Transport: &http.Transport{
+		DialContext: (&net.Dialer{Resolver: nxdomainResolver(t)}).DialContext,
+	}}
 	tests := []struct {
 		name       string
 		url        string
+		client     *http.Client
+		timeout    time.Duration
 		wantReason string
 	}{
 		{name: "connection refused", url: closedURL, wantReason: conditions.ReasonConnectionFailed},
-		{name: "timeout", url: slow.URL, wantReason: conditions.ReasonHealthCheckTimeout},
-		{name: "DNS failure", url: "http://placement-api.invalid:8778/", wantReason: conditions.ReasonEndpointNotReady},
+		{name: "timeout", url: slow.URL, timeout: 100 * time.Millisecond, wantReason: conditions.ReasonHealthCheckTimeout},
+		{name: "DNS failure", url: "http://placement-api.invalid:8778/", client: nxdomain, wantReason: conditions.ReasonEndpointNotReady},
 		{name: "unparseable URL", url: "http://[::1", wantReason: conditions.ReasonHealthCheckFailed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			okSrv, _ := server(t, http.StatusOK, "ok")
 			c, _ := newTestCache()
-			c.Timeout = 100 * time.Millisecond
+			c.Timeout = 10 * time.Second
+			if tt.timeout != 0 {
+				c.Timeout = tt.timeout
+			}
 			if _, err := c.Check(context.Background(), okSrv.Client(), key, "u1", okSrv.URL, false); err != nil {
 				t.Fatal(err)
 			}
-			res, err := c.Check(context.Background(), &http.Client{}, key, "u1", tt.url, true)
+			hc := &http.Client{}
+			if tt.client != nil {
+				hc = tt.client
+			}
+			res, err := c.Check(context.Background(), hc, key, "u1", tt.url, true)
 			if err != nil {
 				t.Fatalf("unexpected error: %v", err)
 			}
@@ -264,3 +278,39 @@ type timeoutErr struct{}
 
 func (timeoutErr) Error() string { return "i/o timeout" }
 func (timeoutErr) Timeout() bool { return true }
+
+// nxdomainResolver is Go's own resolver talking DNS over UDP to a server on
+// loopback that answers every query with NXDOMAIN.
+func nxdomainResolver(t *testing.T) *net.Resolver {
+	t.Helper()
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = pc.Close() })
+	go func() {
+		buf := make([]byte, 512)
+		for {
+			n, addr, err := pc.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			if n < 12 {
+				continue
+			}
+			// The query's ID and question, flagged as a response (QR) with
+			// recursion available and RCODE 3 (NXDOMAIN), no records.
+			resp := append([]byte{}, buf[:n]...)
+			resp[2] = 0x80 | resp[2]&0x01 // QR, keep RD
+			resp[3] = 0x80 | 0x03         // RA, NXDOMAIN
+			for i := 6; i < 12; i++ {
+				resp[i] = 0 // no answer, authority or additional records
+			}
+			_, _ = pc.WriteTo(resp, addr)
+		}
+	}()
+	return &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "udp", pc.LocalAddr().String())
+	}}
+}
