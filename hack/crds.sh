@@ -2,15 +2,44 @@
 # Prints, one per line, the real third-party CRD files the tests install:
 # External Secrets (whose Go API we do not build), mariadb-operator and
 # Gateway API, read from their modules (downloaded through the module proxy).
+#
+#   crds.sh [with-gateway|without-gateway|gateway-only] [--all-eso]
+#
+# with-gateway (the default) lists the ESO kinds the operators read, the
+# mariadb-operator kinds and Gateway API; without-gateway leaves Gateway API
+# out; gateway-only lists Gateway API alone. --all-eso adds every other ESO
+# CRD, which the real ESO controller watches (generators, push secrets).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/versions.env"
+mode=with-gateway all_eso=false
+for arg in "$@"; do
+  case "$arg" in
+    with-gateway | without-gateway | gateway-only) mode=$arg ;;
+    --all-eso) all_eso=true ;;
+    *) echo "crds.sh: unknown argument $arg" >&2; exit 2 ;;
+  esac
+done
 moddir() { (cd "$here" && GOFLAGS=-mod=mod go mod download -json "$1@$2" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p'); }
+gateway() {
+  local gw f
+  gw=$(moddir sigs.k8s.io/gateway-api "$GATEWAY_API_VERSION")
+  for f in gatewayclasses gateways httproutes; do echo "$gw/config/crd/standard/gateway.networking.k8s.io_$f.yaml"; done
+}
+if [ "$mode" = gateway-only ]; then
+  gateway
+  exit 0
+fi
 eso=$(moddir github.com/external-secrets/external-secrets "$ESO_VERSION")
 mdb=$(moddir github.com/mariadb-operator/mariadb-operator "$MARIADB_OPERATOR_VERSION")
-gw=$(moddir sigs.k8s.io/gateway-api "$GATEWAY_API_VERSION")
-for f in clustersecretstores secretstores externalsecrets; do echo "$eso/config/crds/bases/external-secrets.io_$f.yaml"; done
+used="clustersecretstores secretstores externalsecrets"
+for f in $used; do echo "$eso/config/crds/bases/external-secrets.io_$f.yaml"; done
+if $all_eso; then
+  for f in "$eso"/config/crds/bases/*.yaml; do
+    kind=$(basename "$f" .yaml)
+    kind=${kind#external-secrets.io_}
+    case " $used kustomization " in *" $kind "*) ;; *) echo "$f" ;; esac
+  done
+fi
 for f in mariadbs databases users grants; do echo "$mdb/config/crd/bases/k8s.mariadb.com_$f.yaml"; done
-case "${1:-with-gateway}" in
-  with-gateway) for f in gatewayclasses gateways httproutes; do echo "$gw/config/crd/standard/gateway.networking.k8s.io_$f.yaml"; done ;;
-esac
+if [ "$mode" = with-gateway ]; then gateway; fi

@@ -99,14 +99,9 @@ start() {
 
   log "installing CRDs"
   local crds=("$root/placement-operator/config/crd/placement.openstack.c5c3.io_placements.yaml")
-  mapfile -t -O 1 crds < <("$here/crds.sh")
   # The real ESO controller watches its other kinds too (push secrets,
   # generators): all of its CRDs.
-  local eso_dir f
-  eso_dir=$(dirname "$(printf '%s\n' "${crds[@]}" | grep external-secrets.io_clustersecretstores.yaml)")
-  for f in "$eso_dir"/*.yaml; do
-    case " ${crds[*]} " in *" $f "*) ;; *) [ "$(basename "$f")" = kustomization.yaml ] || crds+=("$f") ;; esac
-  done
+  mapfile -t -O 1 crds < <("$here/crds.sh" --all-eso)
   local args=() f
   for f in "${crds[@]}"; do args+=(-f "$f"); done
   kc apply --server-side --force-conflicts "${args[@]}" >/dev/null

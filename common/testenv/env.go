@@ -79,11 +79,16 @@ func Assets() (string, error) {
 // ThirdPartyCRDs lists the real CRD files of ESO, mariadb-operator and,
 // optionally, Gateway API.
 func ThirdPartyCRDs(withGateway bool) ([]string, error) {
-	arg := "with-gateway"
 	if !withGateway {
-		arg = "without-gateway"
+		return CRDFiles("without-gateway")
 	}
-	out, err := hack("crds.sh", arg)
+	return CRDFiles("with-gateway")
+}
+
+// CRDFiles lists the CRD files hack/crds.sh prints for args (a mode, and
+// --all-eso for every ESO kind the real ESO controller watches).
+func CRDFiles(args ...string) ([]string, error) {
+	out, err := hack("crds.sh", args...)
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 	"time"
 
@@ -134,27 +133,14 @@ func installCRDs(c *cluster.Cluster, gateway bool) error {
 	return err
 }
 
-// gatewayCRDs lists the third-party CRD files: without Gateway API, or
-// (gateway true) only Gateway API's.
+// gatewayCRDs lists the third-party CRD files: without Gateway API (with
+// every ESO kind, which the real ESO controller watches), or (gateway true)
+// only Gateway API's.
 func gatewayCRDs(gateway bool) ([]string, error) {
-	all, err := testenv.ThirdPartyCRDs(true)
-	if err != nil {
-		return nil, err
+	if gateway {
+		return testenv.CRDFiles("gateway-only")
 	}
-	without, err := testenv.ThirdPartyCRDs(false)
-	if err != nil {
-		return nil, err
-	}
-	if !gateway {
-		return withAllOfESO(without)
-	}
-	var only []string
-	for _, f := range all {
-		if !slices.Contains(without, f) {
-			only = append(only, f)
-		}
-	}
-	return only, nil
+	return testenv.CRDFiles("without-gateway", "--all-eso")
 }
 
 // prepareCluster creates what every Placement shares: the default
@@ -178,30 +164,6 @@ func serverAddress() string {
 		return hostIP
 	}
 	return "127.0.0.1"
-}
-
-// withAllOfESO adds the ESO CRDs the tests do not use but its controller
-// watches (generators, push secrets) to files.
-func withAllOfESO(files []string) ([]string, error) {
-	var dir string
-	for _, f := range files {
-		if filepath.Base(f) == "external-secrets.io_clustersecretstores.yaml" {
-			dir = filepath.Dir(f)
-		}
-	}
-	if dir == "" {
-		return nil, fmt.Errorf("no ESO CRD among %v", files)
-	}
-	all, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range all {
-		if !slices.Contains(files, f) && filepath.Base(f) != "kustomization.yaml" {
-			files = append(files, f)
-		}
-	}
-	return files, nil
 }
 
 func logLevel() int8 {
