@@ -36,9 +36,9 @@ func TestDeploymentSelectorChangeRecreates(t *testing.T) {
 	old := &appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: p.Name,
 			Labels: map[string]string{workload.ManagedByLabel: "placement-operator"}, OwnerReferences: []metav1.OwnerReference{{
-			APIVersion: placementv1.GroupVersion.String(), Kind: "Placement", Name: p.Name, UID: p.UID,
-			Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
-		}}},
+				APIVersion: placementv1.GroupVersion.String(), Kind: "Placement", Name: p.Name, UID: p.UID,
+				Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
+			}}},
 		Spec: appsv1.DeploymentSpec{
 			Selector: &metav1.LabelSelector{MatchLabels: oldSelector},
 			Template: corev1.PodTemplateSpec{
