@@ -44,10 +44,23 @@ type Hooks[T Object] struct {
 	Run func(context.Context, T, targetcluster.Target) (pipeline.Outcome, error)
 	// SubConditions are the conditions the Ready aggregate is derived from.
 	SubConditions []string
+	// Fresh, when set, skips passes over a cached copy older than the
+	// pass's own last write (see Freshness).
+	Fresh *Freshness
 }
 
 // Pass runs one reconcile pass over a CR already read from the API.
 func Pass[T Object](ctx context.Context, c client.Client, obj T, h Hooks[T]) (ctrl.Result, error) {
+	if h.Fresh.Stale(obj) {
+		return ctrl.Result{RequeueAfter: StaleRequeue}, nil
+	}
+	// Every write below (finalizers, status) leaves obj at the new version.
+	read := obj.GetResourceVersion()
+	defer func() {
+		if obj.GetResourceVersion() != read {
+			h.Fresh.Wrote(obj)
+		}
+	}()
 	if !obj.GetDeletionTimestamp().IsZero() {
 		return h.Delete(ctx, obj)
 	}

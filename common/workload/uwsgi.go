@@ -9,6 +9,15 @@ import (
 // UWSGILogFormat is the request-line format shared by the service operators.
 const UWSGILogFormat = "%(method) %(uri) => generated %(rsize) bytes in %(msecs) msecs (%(proto) %(status))"
 
+// ShutdownFlags end every uwsgi command line. Deviations from the seed,
+// measured on uwsgi 2.0.21 (docs/decisions/uwsgi-die-on-term.md):
+// --die-on-term, or the master treats SIGTERM as a reload and re-execs, so
+// pods never exit on their own and get SIGKILLed at the end of the grace
+// period; --skip-atexit, or a worker stopping with several threads can crash
+// in the Python teardown (greenlet, an eventlet leftover) or hang in it until
+// the master's 60 s worker-reload-mercy, past the grace period again.
+var ShutdownFlags = []string{"--die-on-term", "--skip-atexit"}
+
 // UWSGIArgs returns the uwsgi command line, one argv token per flag and value
 // (no shell involved, so the log format is a single unquoted token).
 // Non-positive keep-alive timeout and harakiri values are dropped.
@@ -38,8 +47,5 @@ func UWSGIArgs(port int32, wsgiFile string, u *shared.UWSGISpec) []string {
 	if u != nil && u.Harakiri != nil && *u.Harakiri > 0 {
 		args = append(args, "--harakiri", strconv.Itoa(int(*u.Harakiri)))
 	}
-	// Deviation from the seed, measured on uwsgi 2.0.21: without it the master
-	// treats SIGTERM as a reload and re-execs, so pods never exit on their own
-	// within the grace period and get SIGKILLed instead of draining.
-	return append(args, "--die-on-term")
+	return append(args, ShutdownFlags...)
 }

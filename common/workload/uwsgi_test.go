@@ -26,7 +26,7 @@ func TestUWSGIArgs(t *testing.T) {
 	}
 	ka := []string{"--http-keepalive"}
 	pt := func(p, t string) []string { return []string{"--processes", p, "--threads", t} }
-	tail := []string{"--die-on-term"}
+	tail := []string{"--die-on-term", "--skip-atexit"}
 
 	tests := []struct {
 		name string

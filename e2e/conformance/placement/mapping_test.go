@@ -12,12 +12,12 @@ import (
 // plugin flag, WSGI script path); these tests pin that mapping.
 
 func TestMapUWSGIChangesOnlyTheMappedPieces(t *testing.T) {
-	in := []string{"uwsgi", "--http", ":8778", "--http-keepalive", "--wsgi-file", "/var/lib/openstack/bin/placement-api", "--processes", "2", "--die-on-term"}
+	in := []string{"uwsgi", "--http", ":8778", "--http-keepalive", "--wsgi-file", "/var/lib/openstack/bin/placement-api", "--processes", "2", "--die-on-term", "--skip-atexit"}
 	got, err := localsvc.PlacementAPI.Map(in, 9999)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"uwsgi", "--plugin", "http,python3", "--http", "127.0.0.1:9999", "--http-keepalive", "--wsgi-file", "/usr/bin/placement-api", "--processes", "2", "--die-on-term"}
+	want := []string{"uwsgi", "--plugin", "http,python3", "--http", "127.0.0.1:9999", "--http-keepalive", "--wsgi-file", "/usr/bin/placement-api", "--processes", "2", "--die-on-term", "--skip-atexit"}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("mapped command (-want +got):\n%s", d)
 	}

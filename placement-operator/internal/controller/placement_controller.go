@@ -81,6 +81,8 @@ type PlacementReconciler struct {
 
 	pipeline *pipeline.Pipeline[*PlacementReconciler, *scope]
 	deletion *finalize.Flow
+	// fresh skips passes over cached Placements older than our own writes.
+	fresh reconcile.Freshness
 }
 
 // SubConditions are the conditions Ready is derived from.
@@ -97,9 +99,12 @@ func StepNames() []string {
 func (r *PlacementReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	var p placementv1.Placement
 	if err := r.Client.Get(ctx, req.NamespacedName, &p); err != nil {
-		if apierrors.IsNotFound(err) && r.Resolver != nil {
-			// Gone: its target cluster stays engaged only for other CRs.
-			r.Resolver.Release(req.NamespacedName)
+		if apierrors.IsNotFound(err) {
+			r.fresh.Forget(req.NamespacedName)
+			if r.Resolver != nil {
+				// Gone: its target cluster stays engaged only for other CRs.
+				r.Resolver.Release(req.NamespacedName)
+			}
 		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
@@ -109,6 +114,7 @@ func (r *PlacementReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		Delete:        r.finalize,
 		Run:           r.run,
 		SubConditions: r.pipeline.Conditions(),
+		Fresh:         &r.fresh,
 	})
 }
 

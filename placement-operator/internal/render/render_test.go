@@ -298,21 +298,22 @@ func TestCommand(t *testing.T) {
 			"--processes", processes, "--threads", threads}
 	}
 	cat := slices.Concat[[]string]
+	shutdown := []string{"--die-on-term", "--skip-atexit"}
 	cases := []struct {
 		name string
 		p    *placementv1.Placement
 		want []string
 	}{
-		{"no apiServer", minimal(), cat(base, []string{"--http-keepalive"}, tail("2", "1"), []string{"--die-on-term"})},
-		{"empty uwsgi block", uwsgi(&shared.UWSGISpec{}), cat(base, []string{"--http-keepalive"}, tail("2", "1"), []string{"--die-on-term"})},
+		{"no apiServer", minimal(), cat(base, []string{"--http-keepalive"}, tail("2", "1"), shutdown)},
+		{"empty uwsgi block", uwsgi(&shared.UWSGISpec{}), cat(base, []string{"--http-keepalive"}, tail("2", "1"), shutdown)},
 		{"full block", uwsgi(&shared.UWSGISpec{Processes: 4, Threads: 2, HTTPKeepAlive: new(true),
 			HTTPKeepAliveTimeout: new(int32(30)), Harakiri: new(int32(20))}),
-			cat(base, []string{"--http-keepalive=30"}, tail("4", "2"), []string{"--harakiri", "20", "--die-on-term"})},
+			cat(base, []string{"--http-keepalive=30"}, tail("4", "2"), []string{"--harakiri", "20"}, shutdown)},
 		{"keepalive false drops both flags", uwsgi(&shared.UWSGISpec{HTTPKeepAlive: new(false), HTTPKeepAliveTimeout: new(int32(30))}),
-			cat(base, tail("2", "1"), []string{"--die-on-term"})},
+			cat(base, tail("2", "1"), shutdown)},
 		{"non-positive values dropped", uwsgi(&shared.UWSGISpec{Processes: -1, Threads: 0,
 			HTTPKeepAliveTimeout: new(int32(0)), Harakiri: new(int32(-5))}),
-			cat(base, []string{"--http-keepalive"}, tail("2", "1"), []string{"--die-on-term"})},
+			cat(base, []string{"--http-keepalive"}, tail("2", "1"), shutdown)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -325,8 +326,8 @@ func TestCommand(t *testing.T) {
 					t.Errorf("command carries %q", tok)
 				}
 			}
-			if got[len(got)-1] != "--die-on-term" {
-				t.Errorf("command ends with %q, want --die-on-term", got[len(got)-1])
+			if end := got[len(got)-2:]; !slices.Equal(end, shutdown) {
+				t.Errorf("command ends with %q, want %q", end, shutdown)
 			}
 			d := render.Deployment(tc.p, testConfigMap, render.Digests{})
 			if !slices.Equal(d.Spec.Template.Spec.Containers[0].Command, got) {
