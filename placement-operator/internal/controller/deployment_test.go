@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/testenv"
@@ -53,7 +54,10 @@ func TestDeploymentSelectorChangeRecreates(t *testing.T) {
 	provisionDatabase(t, ns, p.Name)
 	finishJob(t, ns, p.Name, true)
 	eventually(t, "Deployment recreated with the rendered selector", func() error {
-		d := deployment(t, ns, p.Name)
+		var d appsv1.Deployment
+		if err := k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: p.Name}, &d); err != nil {
+			return err // deleted, not created again yet
+		}
 		if d.UID == old.UID {
 			return errorf("still the old Deployment, selector %v", d.Spec.Selector.MatchLabels)
 		}
