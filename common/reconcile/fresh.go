@@ -11,7 +11,7 @@ import (
 // StaleRequeue is how soon a pass skipped over a stale cached CR retries.
 // The CR's own watch drops status-only updates, so the retry, not the
 // informer's event, brings the next pass.
-const StaleRequeue = 250 * time.Millisecond
+const StaleRequeue = 50 * time.Millisecond
 
 // StaleWindow bounds how long passes wait for the cache to show a write:
 // past it (a watch that is down, say) the pass runs on what it has.
