@@ -27,6 +27,7 @@ gateway() {
   for f in gatewayclasses gateways httproutes; do echo "$gw/config/crd/standard/gateway.networking.k8s.io_$f.yaml"; done
 }
 if [ "$mode" = gateway-only ]; then
+  if $all_eso; then echo "crds.sh: --all-eso lists ESO CRDs, gateway-only lists none" >&2; exit 2; fi
   gateway
   exit 0
 fi
@@ -35,10 +36,12 @@ mdb=$(moddir github.com/mariadb-operator/mariadb-operator "$MARIADB_OPERATOR_VER
 used="clustersecretstores secretstores externalsecrets"
 for f in $used; do echo "$eso/config/crds/bases/external-secrets.io_$f.yaml"; done
 if $all_eso; then
-  for f in "$eso"/config/crds/bases/*.yaml; do
-    kind=$(basename "$f" .yaml)
-    kind=${kind#external-secrets.io_}
-    case " $used kustomization " in *" $kind "*) ;; *) echo "$f" ;; esac
+  shopt -s nullglob
+  bases=("$eso"/config/crds/bases/*external-secrets.io_*.yaml)
+  [ "${#bases[@]}" -gt 3 ] || { echo "crds.sh: no ESO CRDs under $eso/config/crds/bases" >&2; exit 1; }
+  for f in "${bases[@]}"; do
+    name=$(basename "$f" .yaml)
+    case " $used " in *" ${name#external-secrets.io_} "*) ;; *) echo "$f" ;; esac
   done
 fi
 for f in mariadbs databases users grants; do echo "$mdb/config/crd/bases/k8s.mariadb.com_$f.yaml"; done

@@ -17,19 +17,24 @@ type Immutable[T client.Object] func(live, desired T) string
 // DeleteForRecreate deletes the owned live object when immutable says an
 // update cannot reach desired, so that the next pass creates it anew, and
 // returns why. Dependents (a Deployment's ReplicaSets and pods) go in the
-// background. A missing, foreign or already terminating object is left to
-// Ensure, which creates, refuses or waits.
+// background. For such an object already terminating (a foreground
+// deletion, a finalizer) it returns why without deleting again: the caller
+// waits instead of updating it into an error. A missing or foreign object
+// is left to Ensure, which creates or refuses.
 func DeleteForRecreate[T client.Object](ctx context.Context, c client.Client, o Owner, desired T, immutable Immutable[T]) (string, error) {
 	live := reflect.New(reflect.TypeOf(desired).Elem()).Interface().(T)
 	if err := c.Get(ctx, client.ObjectKeyFromObject(desired), live); err != nil {
 		return "", client.IgnoreNotFound(err)
 	}
-	if !o.Owns(live) || !live.GetDeletionTimestamp().IsZero() {
+	if !o.Owns(live) {
 		return "", nil
 	}
 	why := immutable(live, desired)
 	if why == "" {
 		return "", nil
+	}
+	if !live.GetDeletionTimestamp().IsZero() {
+		return why + " (deletion in progress)", nil
 	}
 	uid := live.GetUID()
 	err := c.Delete(ctx, live, client.Preconditions{UID: &uid}, client.PropagationPolicy(metav1.DeletePropagationBackground))

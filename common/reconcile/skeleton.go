@@ -45,7 +45,8 @@ type Hooks[T Object] struct {
 	// SubConditions are the conditions the Ready aggregate is derived from.
 	SubConditions []string
 	// Fresh, when set, skips passes over a cached copy older than the
-	// pass's own last write (see Freshness).
+	// pass's own last write (see Freshness). The reconciler calls
+	// Fresh.Forget when its CR is not found, or the record stays.
 	Fresh *Freshness
 }
 

@@ -125,7 +125,9 @@ func (r *Resolver) resolveRegistered(ctx context.Context, user client.ObjectKey,
 // use records that user resolved the cluster name and returns the other
 // cluster it used before, if any. Called under name's lock, so a concurrent
 // release of name's last other user either runs before (and the engagement
-// is made anew) or sees this user.
+// is made anew) or sees this user. A failed switch to another cluster
+// leaves user recorded against the old one; that cannot happen while
+// spec.targetClusterRef is immutable.
 func (r *Resolver) use(user client.ObjectKey, name string) (previous string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

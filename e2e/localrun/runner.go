@@ -11,17 +11,14 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/util/retry"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
-	"github.com/c5c3/openstack-operators/common/probe"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
 )
 
@@ -70,7 +67,11 @@ type process struct {
 	container *localsvc.Prepared
 	proc      *localsvc.Proc
 	url       string
-	stopped   bool
+	// instance names the CR (the pod's instance label) whose probe may
+	// point here; serving is set once the process answers.
+	instance string
+	serving  bool
+	stopped  bool
 }
 
 // SetupWithManager watches the profiles' pods.
@@ -221,7 +222,7 @@ func (r *Runner) startAPI(ctx context.Context, pod *corev1.Pod, p *Profile) erro
 		return err
 	}
 	pr := &process{pod: client.ObjectKeyFromObject(pod), profile: p, container: ct, proc: proc,
-		url: "http://127.0.0.1:" + strconv.Itoa(port) + "/"}
+		url: "http://127.0.0.1:" + strconv.Itoa(port) + "/", instance: pod.Labels[labelInstance]}
 	r.remember(pod.UID, pr)
 	logger := log.FromContext(ctx).WithValues("pod", pr.pod, "url", pr.url, "log", proc.LogPath)
 	logger.Info("API process started")
@@ -229,7 +230,7 @@ func (r *Runner) startAPI(ctx context.Context, pod *corev1.Pod, p *Profile) erro
 		bg := context.WithoutCancel(ctx)
 		if err := localsvc.WaitHTTP(proc, pr.url, 200, 3*time.Minute); err != nil {
 			logger.Info("API process not serving", "error", err.Error())
-		} else if err := r.adopt(bg, pod, p, pr.url); err != nil {
+		} else if err := r.adopt(bg, pr); err != nil {
 			logger.Error(err, "pointing the probe at the API process")
 		}
 		<-proc.Done()
@@ -243,7 +244,7 @@ func (r *Runner) startAPI(ctx context.Context, pod *corev1.Pod, p *Profile) erro
 		if err := r.notReady(bg, pr.pod); err != nil {
 			logger.Error(err, "marking the pod not Ready")
 		}
-		if err := r.annotate(bg, pod, p, r.anotherURL(pr)); err != nil {
+		if err := r.moveOff(bg, pr); err != nil {
 			logger.Error(err, "moving the probe off the dead process")
 		}
 	}()
@@ -254,18 +255,6 @@ func (r *Runner) remember(uid types.UID, p *process) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.pods[uid] = p
-}
-
-// anotherURL is the URL of another live API process of the same CR, or "".
-func (r *Runner) anotherURL(dead *process) string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, p := range r.pods {
-		if p != dead && p.proc != nil && !p.proc.Exited() && !p.stopped && p.profile == dead.profile && p.pod.Namespace == dead.pod.Namespace {
-			return p.url
-		}
-	}
-	return ""
 }
 
 // stopPod stops the processes of a deleted pod the way the kubelet does.
@@ -284,6 +273,10 @@ func (r *Runner) stopPod(ctx context.Context, key types.NamespacedName) {
 		r.busy.Add(1)
 		go func() {
 			defer r.busy.Done()
+			// A terminating pod leaves the Service's endpoints at once.
+			if err := r.moveOff(context.WithoutCancel(ctx), p); err != nil {
+				log.FromContext(ctx).Error(err, "moving the probe off the stopping process", "pod", key)
+			}
 			if _, err := p.container.StopLikeKubelet(p.container.Dir, p.proc); err != nil {
 				log.FromContext(ctx).Info("API process killed", "pod", key, "reason", err.Error())
 			}
@@ -324,59 +317,6 @@ func (r *Runner) Stop() {
 		}
 	}
 	r.busy.Wait()
-}
-
-// adopt points the CR's probe at url unless it already points at another
-// live API process: the probe stays put while its target serves, so the
-// CR's conditions name one process and not whichever started last.
-func (r *Runner) adopt(ctx context.Context, pod *corev1.Pod, p *Profile, url string) error {
-	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		cr := &unstructured.Unstructured{}
-		cr.SetGroupVersionKind(p.CR)
-		if err := r.Client.Get(ctx, types.NamespacedName{Namespace: pod.Namespace, Name: pod.Labels[labelInstance]}, cr); err != nil {
-			return client.IgnoreNotFound(err)
-		}
-		annotations := cr.GetAnnotations()
-		if current := annotations[probe.URLAnnotation]; current == url || r.serving(current) {
-			return nil
-		}
-		base := cr.DeepCopy()
-		if annotations == nil {
-			annotations = map[string]string{}
-		}
-		annotations[probe.URLAnnotation] = url
-		cr.SetAnnotations(annotations)
-		// The optimistic lock makes two processes that start together
-		// agree on one: the second one's patch conflicts and finds the
-		// first serving.
-		return r.Client.Patch(ctx, cr, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))
-	})
-}
-
-// serving tells whether url is that of a live API process of this runner.
-func (r *Runner) serving(url string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, p := range r.pods {
-		if p.url == url && p.proc != nil && !p.proc.Exited() && !p.stopped {
-			return true
-		}
-	}
-	return false
-}
-
-// annotate sets (or with url "" removes) the CR's probe-URL annotation.
-func (r *Runner) annotate(ctx context.Context, pod *corev1.Pod, p *Profile, url string) error {
-	cr := &unstructured.Unstructured{}
-	cr.SetGroupVersionKind(p.CR)
-	cr.SetNamespace(pod.Namespace)
-	cr.SetName(pod.Labels[labelInstance])
-	value := "null"
-	if url != "" {
-		value = strconv.Quote(url)
-	}
-	patch := client.RawPatch(types.MergePatchType, fmt.Appendf(nil, `{"metadata":{"annotations":{%q:%s}}}`, probe.URLAnnotation, value))
-	return client.IgnoreNotFound(r.Client.Patch(ctx, cr, patch))
 }
 
 // notReady reports a pod's container as not ready, as the kubelet does when

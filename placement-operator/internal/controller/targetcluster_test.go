@@ -111,9 +111,30 @@ func TestTargetCluster(t *testing.T) {
 	if err := remote.Get(ctx, client.ObjectKey{Namespace: ns, Name: p.Name}, &d); err != nil {
 		t.Errorf("abandoned Deployment should stay on the target: %v", err)
 	}
-	if engaged := reconciler.Resolver.Engaged(); len(engaged) != 0 {
-		t.Errorf("clusters %v still engaged after their only Placement is gone", engaged)
-	}
+
+	// Registered again and used by one Placement: deleting it (the target
+	// reachable this time) disengages the cluster.
+	register(t, remoteEnv)
+	other := newPlacement(ns, "other")
+	other.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "remote"}
+	must(t, k8s.Create(ctx, other))
+	eventually(t, "other Placement resolved its target", func() error {
+		if f := get(t, ns, other.Name).Finalizers; len(f) != 2 {
+			return fmt.Errorf("finalizers %v", f)
+		}
+		if engaged := reconciler.Resolver.Engaged(); !slices.Equal(engaged, []string{"remote"}) {
+			return fmt.Errorf("engaged clusters %v, want [remote]", engaged)
+		}
+		return nil
+	})
+	must(t, k8s.Delete(ctx, other))
+	eventually(t, "other Placement released", gone(t, ns, other.Name))
+	eventually(t, "cluster disengaged", func() error {
+		if engaged := reconciler.Resolver.Engaged(); len(engaged) != 0 {
+			return fmt.Errorf("clusters %v still engaged after their only Placement is gone", engaged)
+		}
+		return nil
+	})
 }
 
 // register writes the registration Secret of the remote control plane.
