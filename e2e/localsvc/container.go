@@ -100,8 +100,9 @@ func (ct *Container) Run(dir string, timeout time.Duration) (int, string, error)
 	return Run(ct.spec(dir, ct.Name, ct.Argv), timeout)
 }
 
-// StopLikeKubelet runs the preStop hook, then sends SIGTERM and waits for
-// the rest of the grace period before SIGKILL, as the kubelet does. It
+// StopLikeKubelet runs the preStop hook, then sends SIGTERM to the
+// container's main process (not its children) and waits for the rest of
+// the grace period before SIGKILL, as the kubelet and the runtime do. It
 // returns how long the container took to exit after the SIGTERM and an
 // error when it had to be killed.
 func (ct *Container) StopLikeKubelet(dir string, p *Proc) (time.Duration, error) {
@@ -114,9 +115,9 @@ func (ct *Container) StopLikeKubelet(dir string, p *Proc) (time.Duration, error)
 	rest := ct.Grace - time.Since(start)
 	term := time.Now()
 	if rest <= 0 {
-		return 0, p.Stop(0)
+		return 0, p.StopLikeRuntime(0)
 	}
-	err := p.Stop(rest)
+	err := p.StopLikeRuntime(rest)
 	return time.Since(term), err
 }
 

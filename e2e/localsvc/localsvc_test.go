@@ -46,6 +46,36 @@ func TestStopKillsTheGroupAfterTheGrace(t *testing.T) {
 	}
 }
 
+// A runtime signals the container's main process only: a child that would
+// note a SIGTERM never gets one, and it is killed with the group once the
+// leader has exited.
+func TestStopLikeRuntimeSignalsTheLeaderOnly(t *testing.T) {
+	dir := t.TempDir()
+	child := `trap "echo child-got-term" TERM; while :; do sleep 0.05; done`
+	p, err := Start(ProcSpec{Name: "leader", Dir: dir, Env: BaseEnv(dir), Argv: []string{"/bin/sh", "-c",
+		`/bin/sh -c '` + child + `' & trap 'echo leader-got-term; exit 0' TERM; echo started; while :; do sleep 0.05; done`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.WaitLog("started", 1, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.StopLikeRuntime(10 * time.Second); err != nil {
+		t.Fatalf("the leader exits on SIGTERM, yet: %v", err)
+	}
+	log := p.Log()
+	if !strings.Contains(log, "leader-got-term") || strings.Contains(log, "child-got-term") {
+		t.Fatalf("want SIGTERM for the leader only; log:\n%s", log)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for slices.ContainsFunc(Leftovers(), func(s string) bool { return strings.HasPrefix(s, "leader") }) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the leader's child outlived the stop: %v", Leftovers())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 func TestRunReportsExitCodeAndTimeout(t *testing.T) {
 	dir := t.TempDir()
 	code, log, err := Run(ProcSpec{Name: "exit3", Dir: dir, Argv: []string{"/bin/sh", "-c", "echo out; exit 3"}, Env: BaseEnv(dir)}, 10*time.Second)

@@ -136,11 +136,9 @@ func (p *Proc) ExitCode() int {
 // Pid is the process (and process group) id.
 func (p *Proc) Pid() int { return p.cmd.Process.Pid }
 
-// Signal sends sig to the whole process group.
+// Signal sends sig to the whole process group, which can outlive its
+// leader (children the leader left behind).
 func (p *Proc) Signal(sig syscall.Signal) error {
-	if p.Exited() {
-		return nil
-	}
 	err := syscall.Kill(-p.cmd.Process.Pid, sig)
 	if errors.Is(err, syscall.ESRCH) {
 		return nil
@@ -158,6 +156,31 @@ func (p *Proc) Stop(grace time.Duration) error {
 			_ = p.Signal(syscall.SIGKILL) // stragglers of the group
 			return nil
 		case <-time.After(grace):
+		}
+	}
+	_ = p.Signal(syscall.SIGKILL)
+	<-p.done
+	if grace > 0 {
+		return fmt.Errorf("%s did not exit within %s of SIGTERM; killed", p.Name, grace)
+	}
+	return nil
+}
+
+// StopLikeRuntime stops the process the way a container runtime stops a
+// container: SIGTERM to the leader only (the container's PID 1; its
+// children hear of it from the leader, not from the signal), up to grace
+// for the leader to exit, then SIGKILL to the whole group, as the teardown
+// of the container's PID namespace would. It returns an error when the
+// leader had to be killed.
+func (p *Proc) StopLikeRuntime(grace time.Duration) error {
+	if grace > 0 && !p.Exited() {
+		if err := p.cmd.Process.Signal(syscall.SIGTERM); err == nil {
+			select {
+			case <-p.done:
+				_ = p.Signal(syscall.SIGKILL) // what the leader left behind
+				return nil
+			case <-time.After(grace):
+			}
 		}
 	}
 	_ = p.Signal(syscall.SIGKILL)
