@@ -149,21 +149,7 @@ func (p *Proc) Signal(sig syscall.Signal) error {
 // Stop sends SIGTERM to the group and waits up to grace for the leader to
 // exit, then SIGKILLs the group. It returns an error when SIGKILL was needed.
 func (p *Proc) Stop(grace time.Duration) error {
-	if grace > 0 {
-		_ = p.Signal(syscall.SIGTERM)
-		select {
-		case <-p.done:
-			_ = p.Signal(syscall.SIGKILL) // stragglers of the group
-			return nil
-		case <-time.After(grace):
-		}
-	}
-	_ = p.Signal(syscall.SIGKILL)
-	<-p.done
-	if grace > 0 {
-		return fmt.Errorf("%s did not exit within %s of SIGTERM; killed", p.Name, grace)
-	}
-	return nil
+	return p.stop(grace, func() { _ = p.Signal(syscall.SIGTERM) })
 }
 
 // StopLikeRuntime stops the process the way a container runtime stops a
@@ -173,14 +159,19 @@ func (p *Proc) Stop(grace time.Duration) error {
 // of the container's PID namespace would. It returns an error when the
 // leader had to be killed.
 func (p *Proc) StopLikeRuntime(grace time.Duration) error {
-	if grace > 0 && !p.Exited() {
-		if err := p.cmd.Process.Signal(syscall.SIGTERM); err == nil {
-			select {
-			case <-p.done:
-				_ = p.Signal(syscall.SIGKILL) // what the leader left behind
-				return nil
-			case <-time.After(grace):
-			}
+	return p.stop(grace, func() { _ = p.cmd.Process.Signal(syscall.SIGTERM) })
+}
+
+// stop runs term, waits up to grace for the leader to exit and SIGKILLs the
+// group: right away with grace 0, else what the leader left behind.
+func (p *Proc) stop(grace time.Duration, term func()) error {
+	if grace > 0 {
+		term()
+		select {
+		case <-p.done:
+			_ = p.Signal(syscall.SIGKILL)
+			return nil
+		case <-time.After(grace):
 		}
 	}
 	_ = p.Signal(syscall.SIGKILL)
