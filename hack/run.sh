@@ -117,9 +117,10 @@ start() {
   rm -f "$state/mariadb.port"
   "$here/tools.sh" external-secrets
   ln -sf "$("$here/tools.sh" --path external-secrets)" "$state/bin/external-secrets"
-  KUBECONFIG=$kubeconfig start_process external-secrets --metrics-addr=127.0.0.1:18090 \
-    --enable-cluster-external-secret-reconciler=false --enable-cluster-push-secret-reconciler=false \
-    --enable-push-secret-reconciler=false
+  # Only the reconcilers of the kinds in use (hack/eso.flags, shared with the e2e suite).
+  local eso_flags
+  mapfile -t eso_flags <"$here/eso.flags"
+  KUBECONFIG=$kubeconfig start_process external-secrets --metrics-addr=127.0.0.1:18090 "${eso_flags[@]}"
   start_process standins --kubeconfig "$kubeconfig" --mariadb-port-file "$state/mariadb.port" --run-pods --secret-stores=false
   local _
   for _ in $(seq 1 120); do

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,12 +43,15 @@ func startESO(c *cluster.Cluster) (*localsvc.Proc, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Only the reconcilers of the kinds in use, as make run has them.
+	flags, err := os.ReadFile(repoPath("hack", "eso.flags"))
+	if err != nil {
+		return nil, err
+	}
 	dir := filepath.Dir(c.Kubeconfig)
+	argv := append([]string{bin, "--metrics-addr=127.0.0.1:" + strconv.Itoa(port), "--loglevel=info"}, strings.Fields(string(flags))...)
 	return localsvc.Start(localsvc.ProcSpec{Name: "external-secrets-" + c.Name, Dir: dir,
-		Env: append(localsvc.BaseEnv(dir), "KUBECONFIG="+c.Kubeconfig),
-		Argv: []string{bin, "--metrics-addr=127.0.0.1:" + strconv.Itoa(port), "--loglevel=info",
-			"--enable-cluster-external-secret-reconciler=false", "--enable-cluster-push-secret-reconciler=false",
-			"--enable-push-secret-reconciler=false"}})
+		Env: append(localsvc.BaseEnv(dir), "KUBECONFIG="+c.Kubeconfig), Argv: argv})
 }
 
 // createStore creates the default ClusterSecretStore with the fake
