@@ -257,7 +257,14 @@ func TestEnsureErrors_FakeClient(t *testing.T) {
 			funcs: interceptor.Funcs{Create: func(context.Context, client.WithWatch, client.Object, ...client.CreateOption) error {
 				return apierrors.NewAlreadyExists(corev1.Resource("services"), "placement-api")
 			}},
-			wantErrIn: "creating *v1.Service placement-api",
+			wantErrIn: "creating *v1.Service placement-api: services \"placement-api\" already exists (if this persists, an object the operator did not create",
+		},
+		{
+			name: "create failure, other",
+			funcs: interceptor.Funcs{Create: func(context.Context, client.WithWatch, client.Object, ...client.CreateOption) error {
+				return boom
+			}},
+			wantErrIn: "creating *v1.Service placement-api: boom",
 		},
 	}
 	for _, tt := range tests {

@@ -54,6 +54,10 @@ func Ensure[T client.Object](ctx context.Context, c client.Client, o Owner, desi
 		// AlreadyExists means the cache lags our own create, or a foreign object
 		// our filtered cache cannot see: either way the retry decides.
 		if err := c.Create(ctx, desired); err != nil {
+			if apierrors.IsAlreadyExists(err) {
+				return false, fmt.Errorf("creating %T %s: %w (if this persists, an object the operator did not create, "+
+					"without its managed-by label, holds the name; it is never adopted: delete or rename it)", desired, desired.GetName(), err)
+			}
 			return false, fmt.Errorf("creating %T %s: %w", desired, desired.GetName(), err)
 		}
 		return true, nil
