@@ -101,7 +101,9 @@ start() {
   local crds=("$root/placement-operator/config/crd/placement.openstack.c5c3.io_placements.yaml")
   # The real ESO controller watches its other kinds too (push secrets,
   # generators): all of its CRDs.
-  mapfile -t -O 1 crds < <("$here/crds.sh" --all-eso)
+  local listed
+  listed=$("$here/crds.sh" --all-eso) # its own line: a failure stops make run
+  mapfile -t -O 1 crds <<<"$listed"
   local args=() f
   for f in "${crds[@]}"; do args+=(-f "$f"); done
   kc apply --server-side --force-conflicts "${args[@]}" >/dev/null
@@ -118,8 +120,8 @@ start() {
   "$here/tools.sh" external-secrets
   ln -sf "$("$here/tools.sh" --path external-secrets)" "$state/bin/external-secrets"
   # Only the reconcilers of the kinds in use (hack/eso.flags, shared with the e2e suite).
-  local eso_flags
-  mapfile -t eso_flags <"$here/eso.flags"
+  local eso_flags=()
+  read -r -d '' -a eso_flags <"$here/eso.flags" || true # split on whitespace, as the e2e suite does
   KUBECONFIG=$kubeconfig start_process external-secrets --metrics-addr=127.0.0.1:18090 "${eso_flags[@]}"
   start_process standins --kubeconfig "$kubeconfig" --mariadb-port-file "$state/mariadb.port" --run-pods --secret-stores=false
   local _

@@ -23,7 +23,7 @@ func (r *Runner) adopt(ctx context.Context, pr *process) error {
 	pr.serving = true
 	r.mu.Unlock()
 	return r.pointProbe(ctx, pr, func(current string) (string, bool) {
-		return pr.url, current != pr.url && !r.servingURL(current)
+		return pr.url, current != pr.url && !r.servingURL(current) && r.isLive(pr)
 	})
 }
 
@@ -43,6 +43,11 @@ func (r *Runner) moveOff(ctx context.Context, pr *process) error {
 // optimistic lock makes processes that change it at the same time take
 // turns, each deciding on the value the other wrote.
 func (r *Runner) pointProbe(ctx context.Context, pr *process, choose func(current string) (string, bool)) error {
+	// One change at a time: a process that moves the probe off itself must
+	// see what a concurrent move wrote, or it could leave the probe on a
+	// process that is stopping too.
+	r.probeMu.Lock()
+	defer r.probeMu.Unlock()
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		cr := &unstructured.Unstructured{}
 		cr.SetGroupVersionKind(pr.profile.CR)
@@ -66,6 +71,13 @@ func (r *Runner) pointProbe(ctx context.Context, pr *process, choose func(curren
 		cr.SetAnnotations(annotations)
 		return client.IgnoreNotFound(r.Client.Patch(ctx, cr, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{})))
 	})
+}
+
+// isLive tells whether pr serves and has neither stopped nor exited.
+func (r *Runner) isLive(pr *process) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return pr.live()
 }
 
 // servingURL tells whether url is that of a serving API process here.

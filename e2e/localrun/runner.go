@@ -55,6 +55,8 @@ type Runner struct {
 
 	mu   sync.Mutex
 	pods map[types.UID]*process
+	// probeMu serialises the changes of probe-URL annotations.
+	probeMu sync.Mutex
 	// busy counts background work (Job runs, kubelet-style stops) that
 	// Stop waits for.
 	busy sync.WaitGroup
@@ -237,13 +239,14 @@ func (r *Runner) startAPI(ctx context.Context, pod *corev1.Pod, p *Profile) erro
 		r.mu.Lock()
 		stopped := pr.stopped
 		r.mu.Unlock()
-		if stopped {
-			return
+		if !stopped {
+			logger.Info("API process exited", "exitCode", proc.ExitCode())
+			if err := r.notReady(bg, pr.pod); err != nil {
+				logger.Error(err, "marking the pod not Ready")
+			}
 		}
-		logger.Info("API process exited", "exitCode", proc.ExitCode())
-		if err := r.notReady(bg, pr.pod); err != nil {
-			logger.Error(err, "marking the pod not Ready")
-		}
+		// Also after a stop: an adopt that raced the stop may have pointed
+		// the probe here after stopPod moved it off.
 		if err := r.moveOff(bg, pr); err != nil {
 			logger.Error(err, "moving the probe off the dead process")
 		}

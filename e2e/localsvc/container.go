@@ -107,18 +107,20 @@ func (ct *Container) Run(dir string, timeout time.Duration) (int, string, error)
 // error when it had to be killed.
 func (ct *Container) StopLikeKubelet(dir string, p *Proc) (time.Duration, error) {
 	start := time.Now()
+	var hookErr error
 	if len(ct.PreStop) > 0 {
 		if code, log, err := Run(ct.spec(dir, ct.Name+"-prestop", ct.PreStop), ct.Grace); err != nil || code != 0 {
-			return 0, exitError("preStop", code, err, log)
+			// The kubelet goes on with the stop after a failed hook.
+			hookErr = exitError("preStop", code, err, log)
 		}
 	}
 	rest := ct.Grace - time.Since(start)
 	term := time.Now()
 	if rest <= 0 {
-		return 0, p.StopLikeRuntime(0)
+		return 0, errors.Join(hookErr, p.StopLikeRuntime(0))
 	}
 	err := p.StopLikeRuntime(rest)
-	return time.Since(term), err
+	return time.Since(term), errors.Join(hookErr, err)
 }
 
 // spec wraps argv in unshare(1): a private mount namespace in which sh

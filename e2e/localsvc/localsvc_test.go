@@ -47,13 +47,14 @@ func TestStopKillsTheGroupAfterTheGrace(t *testing.T) {
 }
 
 // A runtime signals the container's main process only: a child that would
-// note a SIGTERM never gets one, and it is killed with the group once the
-// leader has exited.
+// note a SIGTERM never gets one (the leader lingers 0.5 s, long enough for
+// the child's trap to run had the group been signalled), and it is killed
+// with the group once the leader has exited.
 func TestStopLikeRuntimeSignalsTheLeaderOnly(t *testing.T) {
 	dir := t.TempDir()
 	child := `trap "echo child-got-term" TERM; while :; do sleep 0.05; done`
 	p, err := Start(ProcSpec{Name: "leader", Dir: dir, Env: BaseEnv(dir), Argv: []string{"/bin/sh", "-c",
-		`/bin/sh -c '` + child + `' & trap 'echo leader-got-term; exit 0' TERM; echo started; while :; do sleep 0.05; done`}})
+		`/bin/sh -c '` + child + `' & trap 'echo leader-got-term; sleep 0.5; exit 0' TERM; echo started; while :; do sleep 0.05; done`}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // ProcSpec describes one process.
@@ -62,7 +64,8 @@ func BaseEnv(home string) []string {
 }
 
 // Start runs spec as the leader of a new process group; its output goes to
-// <Dir>/<Name>.log. The group is killed if the test process dies.
+// <Dir>/<Name>.log. The group is killed if the test process dies, and when
+// the leader exits (as a container's processes end with its PID 1).
 func Start(spec ProcSpec) (*Proc, error) {
 	if len(spec.Argv) == 0 {
 		return nil, errors.New("localsvc: empty command")
@@ -86,6 +89,16 @@ func Start(spec ProcSpec) (*Proc, error) {
 	started.procs = append(started.procs, p)
 	started.Unlock()
 	go func() {
+		// Wait for the leader's exit without reaping it: while it is a
+		// zombie its PID, the group's ID, cannot be reused, so killing what
+		// it left in its group cannot hit another process. Then reap it.
+		var info unix.Siginfo
+		for {
+			if err := unix.Waitid(unix.P_PID, cmd.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil); !errors.Is(err, unix.EINTR) {
+				break
+			}
+		}
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		err := cmd.Wait()
 		p.mu.Lock()
 		p.err = err
@@ -136,9 +149,13 @@ func (p *Proc) ExitCode() int {
 // Pid is the process (and process group) id.
 func (p *Proc) Pid() int { return p.cmd.Process.Pid }
 
-// Signal sends sig to the whole process group, which can outlive its
-// leader (children the leader left behind).
+// Signal sends sig to the whole process group while its leader runs (once
+// it has exited, Start's reaper has killed the rest of the group and the
+// group's ID may belong to another process).
 func (p *Proc) Signal(sig syscall.Signal) error {
+	if p.Exited() {
+		return nil
+	}
 	err := syscall.Kill(-p.cmd.Process.Pid, sig)
 	if errors.Is(err, syscall.ESRCH) {
 		return nil
@@ -155,21 +172,20 @@ func (p *Proc) Stop(grace time.Duration) error {
 // StopLikeRuntime stops the process the way a container runtime stops a
 // container: SIGTERM to the leader only (the container's PID 1; its
 // children hear of it from the leader, not from the signal), up to grace
-// for the leader to exit, then SIGKILL to the whole group, as the teardown
-// of the container's PID namespace would. It returns an error when the
-// leader had to be killed.
+// for the leader to exit, then SIGKILL to the whole group; the group also
+// dies with its leader, as a container's PID namespace does. It returns an
+// error when the leader had to be killed.
 func (p *Proc) StopLikeRuntime(grace time.Duration) error {
 	return p.stop(grace, func() { _ = p.cmd.Process.Signal(syscall.SIGTERM) })
 }
 
-// stop runs term, waits up to grace for the leader to exit and SIGKILLs the
-// group: right away with grace 0, else what the leader left behind.
+// stop runs term, waits up to grace for the leader to exit (Start's reaper
+// then kills the rest of the group) and else SIGKILLs the group.
 func (p *Proc) stop(grace time.Duration, term func()) error {
 	if grace > 0 {
 		term()
 		select {
 		case <-p.done:
-			_ = p.Signal(syscall.SIGKILL)
 			return nil
 		case <-time.After(grace):
 		}
