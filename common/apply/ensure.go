@@ -32,9 +32,16 @@ type Preserve[T client.Object] func(live, desired T)
 // It returns whether it wrote; on return desired holds the object as the
 // cluster has it (status included), so callers can read its readiness.
 func Ensure[T client.Object](ctx context.Context, c client.Client, o Owner, desired T, keep Preserve[T]) (bool, error) {
+	wrote, _, err := ensure(ctx, c, o, desired, keep, nil)
+	return wrote, err
+}
+
+// ensure is Ensure; with immutable set, a live object that an update cannot
+// turn into desired is replaced instead (see EnsureReplacing).
+func ensure[T client.Object](ctx context.Context, c client.Client, o Owner, desired T, keep Preserve[T], immutable Immutable[T]) (wrote bool, replacing string, err error) {
 	hash, err := Digest(desired)
 	if err != nil {
-		return false, err
+		return false, "", err
 	}
 	annotations := desired.GetAnnotations()
 	if annotations == nil {
@@ -44,7 +51,7 @@ func Ensure[T client.Object](ctx context.Context, c client.Client, o Owner, desi
 	annotations[HashAnnotation] = hash
 	desired.SetAnnotations(annotations)
 	if err := o.Stamp(desired); err != nil {
-		return false, err
+		return false, "", err
 	}
 	// A zero object: decoding into a copy of desired could leave desired's
 	// values in fields the server omits.
@@ -54,24 +61,31 @@ func Ensure[T client.Object](ctx context.Context, c client.Client, o Owner, desi
 		// AlreadyExists means the cache lags our own create, or a foreign object
 		// our filtered cache cannot see: either way the retry decides.
 		if err := c.Create(ctx, desired); err != nil {
+			hint := ""
 			if apierrors.IsAlreadyExists(err) {
-				return false, fmt.Errorf("creating %T %s: %w (if this persists, an object the operator did not create, "+
-					"without its managed-by label, holds the name; it is never adopted: delete or rename it)", desired, desired.GetName(), err)
+				hint = " (if this persists, an object the operator did not create, without its managed-by label, " +
+					"holds the name; it is never adopted: delete or rename it)"
 			}
-			return false, fmt.Errorf("creating %T %s: %w", desired, desired.GetName(), err)
+			return false, "", fmt.Errorf("creating %T %s: %w%s", desired, desired.GetName(), err, hint)
 		}
-		return true, nil
+		return true, "", nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("reading %T %s: %w", desired, desired.GetName(), err)
+		return false, "", fmt.Errorf("reading %T %s: %w", desired, desired.GetName(), err)
 	}
 	if !o.Owns(live) {
-		return false, fmt.Errorf("%T %s/%s exists and is not owned by %s %s; refusing to adopt it",
+		return false, "", fmt.Errorf("%T %s/%s exists and is not owned by %s %s; refusing to adopt it",
 			desired, desired.GetNamespace(), desired.GetName(), o.Kind, o.Object.GetName())
+	}
+	if immutable != nil {
+		if why := immutable(live, desired); why != "" {
+			replacing, err := replace(ctx, c, live, why)
+			return false, replacing, err
+		}
 	}
 	if live.GetAnnotations()[HashAnnotation] == hash {
 		reflect.ValueOf(desired).Elem().Set(reflect.ValueOf(live).Elem())
-		return false, nil
+		return false, "", nil
 	}
 	dropped := droppedKeys(live.GetAnnotations()[KeysAnnotation], desired.GetAnnotations()[KeysAnnotation])
 	desired.SetLabels(merge(live.GetLabels(), desired.GetLabels(), dropped["l"]))
@@ -86,9 +100,9 @@ func Ensure[T client.Object](ctx context.Context, c client.Client, o Owner, desi
 		keep(live, desired)
 	}
 	if err := c.Update(ctx, desired); err != nil {
-		return false, fmt.Errorf("updating %T %s: %w", desired, desired.GetName(), err)
+		return false, "", fmt.Errorf("updating %T %s: %w", desired, desired.GetName(), err)
 	}
-	return true, nil
+	return true, "", nil
 }
 
 // Digest is the SHA-256 of the object's JSON encoding (map keys sorted by encoding/json).

@@ -89,9 +89,7 @@ func TestNewDatabaseTargetRerunsDBSync(t *testing.T) {
 	inputs(t, ns)
 	toReady(t, ns, newPlacement(ns, "placement"))
 	job := jobUID(t, ns, "placement")
-	p := get(t, ns, "placement")
-	p.Spec.Database.Port = 3307
-	must(t, k8s.Update(context.Background(), p))
+	update(t, ns, "placement", func(p *placementv1.Placement) { p.Spec.Database.Port = 3307 })
 	eventually(t, "db-sync re-run for the new target", func() error {
 		if uid := jobUID(t, ns, "placement"); uid == "" || uid == job {
 			return errorf("db-sync Job not replaced (%q)", uid)

@@ -22,7 +22,9 @@ import (
 func (r *PlacementReconciler) reconcileDeployment(ctx context.Context, s *scope) (pipeline.Outcome, error) {
 	p := s.placement
 	desired := render.Deployment(p, s.configMap, render.Digests{Authtoken: s.authtokenHash, DBConnection: s.dbConnectionHash})
-	why, err := apply.DeleteForRecreate(ctx, s.target.Client, s.owner, desired, workload.SelectorChanged)
+	// Ensure leaves the Deployment as the cluster has it in desired, status
+	// included; a changed (immutable) selector replaces it instead.
+	why, err := apply.EnsureReplacing(ctx, s.target.Client, s.owner, desired, keepReplicas(p.Spec.Autoscaling != nil), workload.SelectorChanged)
 	if err != nil {
 		return pipeline.Continue(), err
 	}
@@ -30,10 +32,6 @@ func (r *PlacementReconciler) reconcileDeployment(ctx context.Context, s *scope)
 		conditions.False(s.Conditions(), s.gen(), placementv1.ConditionDeploymentReady, conditions.ReasonWaitingForDeployment,
 			fmt.Sprintf("Deployment %s deleted to be recreated: %s", desired.Name, why))
 		return pipeline.RequeueAfter(requeueDeployment), nil
-	}
-	// Ensure leaves the Deployment as the cluster has it in desired, status included.
-	if _, err := apply.Ensure(ctx, s.target.Client, s.owner, desired, keepReplicas(p.Spec.Autoscaling != nil)); err != nil {
-		return pipeline.Continue(), err
 	}
 	live := desired
 	id := render.Identity(p)
