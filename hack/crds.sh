@@ -20,7 +20,7 @@ for arg in "$@"; do
     *) echo "crds.sh: unknown argument $arg" >&2; exit 2 ;;
   esac
 done
-moddir() { (cd "$here" && GOFLAGS=-mod=mod go mod download -json "$1@$2" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p'); }
+moddir() { "$here/moddir.sh" "$1" "$2"; }
 gateway() {
   local gw f
   gw=$(moddir sigs.k8s.io/gateway-api "$GATEWAY_API_VERSION")

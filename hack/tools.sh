@@ -66,7 +66,7 @@ build_eso() {
   out=$(path external-secrets)
   [ -x "$out" ] && return 0
   log "building external-secrets $ESO_VERSION (its own module; a few minutes)"
-  src=$(cd "$here" && GOFLAGS=-mod=mod go mod download -json "github.com/external-secrets/external-secrets@$ESO_VERSION" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
+  src=$("$here/moddir.sh" github.com/external-secrets/external-secrets "$ESO_VERSION")
   dir=$(mktemp -d)
   cp -r "$src/." "$dir/" && chmod -R u+w "$dir"
   mkdir -p "$(dirname "$out")"

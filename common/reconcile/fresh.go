@@ -79,13 +79,3 @@ func (f *Freshness) Forget(key client.ObjectKey) {
 	defer f.mu.Unlock()
 	delete(f.written, key)
 }
-
-// Len is the number of CRs with a recorded write not yet seen in the cache.
-func (f *Freshness) Len() int {
-	if f == nil {
-		return 0
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.written)
-}

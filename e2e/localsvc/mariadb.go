@@ -25,17 +25,12 @@ var mariadbSizing = []string{"--innodb-log-file-size=8M", "--innodb-buffer-pool-
 // StartMariaDB initialises a data directory and starts the server. The
 // directory is made under /tmp: the socket path must stay under the 107
 // bytes of a unix socket address, which test temp dirs can exceed.
-func StartMariaDB() (*MariaDB, error) { return StartMariaDBOn("127.0.0.1") }
-
-// StartMariaDBOn is StartMariaDB listening on bind (an address of this
-// machine that pods of a real cluster can reach).
-func StartMariaDBOn(bind string) (*MariaDB, error) {
-	return StartMariaDBWith(MariaDBOptions{Bind: bind})
-}
+func StartMariaDB() (*MariaDB, error) { return StartMariaDBWith(MariaDBOptions{}) }
 
 // MariaDBOptions tune a throwaway server.
 type MariaDBOptions struct {
-	// Bind is the listen address (127.0.0.1 when empty).
+	// Bind is the listen address (127.0.0.1 when empty): an address of
+	// this machine that pods of a real cluster can reach, on kind.
 	Bind string
 	// TLS, when set, serves TLS with these PEM files (ssl-ca, ssl-cert,
 	// ssl-key).

@@ -77,7 +77,7 @@ func run(m *testing.M) (code int) {
 	if cluster.Kind() && hostIP == "" {
 		return fail(fmt.Errorf("E2E_PROVIDER=kind needs E2E_HOST_IP, the host's address on the kind network (hack/e2e-kind.sh sets it)"))
 	}
-	if db, err = localsvc.StartMariaDBOn(serverAddress()); err != nil {
+	if db, err = localsvc.StartMariaDBWith(localsvc.MariaDBOptions{Bind: serverAddress()}); err != nil {
 		return fail(err)
 	}
 	defer func() { _ = db.Stop() }()
