@@ -129,7 +129,7 @@ func (f *Flow) Run(ctx context.Context, obj reconcile.Object, remote bool, resol
 // reporting why on SecretsReady.
 func (f *Flow) hold(ctx context.Context, obj reconcile.Object, cause error) (ctrl.Result, error) {
 	before := obj.StatusSnapshot()
-	conditions.False(obj.GetConditions(), obj.GetGeneration(), conditions.TypeSecretsReady,
+	conditions.False(&obj.ServiceStatus().Conditions, obj.GetGeneration(), conditions.TypeSecretsReady,
 		conditions.ReasonTargetClusterUnavailable, cause.Error())
 	return ctrl.Result{RequeueAfter: UnresolvedRequeue}, reconcile.PersistStatus(ctx, f.Client, obj, before, f.SubConditions)
 }

@@ -48,7 +48,7 @@ func CacheOptions(managedBy string, namespaces ...string) cache.Options {
 			&corev1.Secret{}: {Transform: TrimSecretMetadata},
 		},
 	}
-	for _, k := range WorkloadKinds() {
+	for _, k := range FilteredKinds() {
 		opts.ByObject[k] = byLabel
 	}
 	if len(namespaces) > 0 {

@@ -17,13 +17,22 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
-// WorkloadKinds are the owned kinds labelled managed-by=<operator>: their
-// informers are filtered by that label and the controller Owns each.
-func WorkloadKinds() []client.Object {
-	return []client.Object{
+// WorkloadKinds are the owned kinds labelled managed-by=<operator> that
+// every service operator writes, plus extra (Glance's CronJob): the
+// controller Owns each.
+func WorkloadKinds(extra ...client.Object) []client.Object {
+	return append([]client.Object{
 		&appsv1.Deployment{}, &corev1.Service{}, &corev1.ConfigMap{}, &batchv1.Job{},
 		&policyv1.PodDisruptionBudget{}, &autoscalingv2.HorizontalPodAutoscaler{}, &networkingv1.NetworkPolicy{},
-	}
+	}, extra...)
+}
+
+// FilteredKinds are the kinds whose informers hold only objects labelled
+// managed-by=<operator>: every kind an operator may own but Secrets, whose
+// metadata informer must see unlabelled referenced Secrets. A filter costs
+// nothing for a kind no controller watches.
+func FilteredKinds() []client.Object {
+	return WorkloadKinds(&batchv1.CronJob{})
 }
 
 // MariaDBKinds are the mariadb-operator CRs provisioned per service CR.
@@ -31,10 +40,11 @@ func MariaDBKinds() []client.Object {
 	return []client.Object{&mariadbv1alpha1.Database{}, &mariadbv1alpha1.User{}, &mariadbv1alpha1.Grant{}}
 }
 
-// ProjectedKinds are every kind a service CR may create on a target cluster;
-// the remote-children finalizer deletes them.
-func ProjectedKinds(s *runtime.Scheme) ([]schema.GroupVersionKind, error) {
-	objs := append(WorkloadKinds(), &corev1.Secret{}, &gatewayv1.HTTPRoute{})
+// ProjectedKinds are every kind a service CR may create on a target cluster:
+// the owned workload kinds, Secrets, HTTPRoutes and the MariaDB CRs; the
+// remote-children finalizer deletes them.
+func ProjectedKinds(s *runtime.Scheme, owned []client.Object) ([]schema.GroupVersionKind, error) {
+	objs := append(append([]client.Object{}, owned...), &corev1.Secret{}, &gatewayv1.HTTPRoute{})
 	objs = append(objs, MariaDBKinds()...)
 	out := make([]schema.GroupVersionKind, 0, len(objs))
 	for _, o := range objs {

@@ -8,11 +8,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -32,9 +34,9 @@ func TestCacheOptions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := CacheOptions("placement-operator", tt.namespaces...)
-			kinds := WorkloadKinds()
+			kinds := FilteredKinds()
 			if len(opts.ByObject) != len(kinds)+1 {
-				t.Errorf("ByObject has %d entries, want one per workload kind (%d) and Secrets", len(opts.ByObject), len(kinds))
+				t.Errorf("ByObject has %d entries, want one per filtered kind (%d) and Secrets", len(opts.ByObject), len(kinds))
 			}
 			for _, k := range kinds {
 				var found bool
@@ -71,7 +73,7 @@ func TestCacheOptions(t *testing.T) {
 }
 
 func TestWorkloadKindsExcludeSecrets(t *testing.T) {
-	for _, k := range WorkloadKinds() {
+	for _, k := range FilteredKinds() {
 		if _, ok := k.(*corev1.Secret); ok {
 			t.Error("Secrets must not be a label-filtered workload kind: their data is never cached")
 		}
@@ -103,16 +105,23 @@ func TestProjectedKinds(t *testing.T) {
 	tests := []struct {
 		name      string
 		scheme    *runtime.Scheme
+		owned     []client.Object
 		want      []schema.GroupVersionKind
 		wantErrIn string
 	}{
 		{name: "operator scheme", scheme: NewScheme(), want: want},
+		{name: "with a CronJob", scheme: NewScheme(), owned: WorkloadKinds(&batchv1.CronJob{}),
+			want: slices.Insert(slices.Clone(want), 7, gvk("batch", "v1", "CronJob"))},
 		{name: "scheme without Gateway API", scheme: withoutGateway, wantErrIn: "projected kind *v1.HTTPRoute"},
 		{name: "empty scheme", scheme: runtime.NewScheme(), wantErrIn: "projected kind *v1.Deployment"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ProjectedKinds(tt.scheme)
+			owned := tt.owned
+			if owned == nil {
+				owned = WorkloadKinds()
+			}
+			got, err := ProjectedKinds(tt.scheme, owned)
 			if tt.wantErrIn != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErrIn) {
 					t.Fatalf("error = %v, want one containing %q", err, tt.wantErrIn)

@@ -5,6 +5,8 @@ import (
 
 	"golang.org/x/time/rate"
 	"k8s.io/client-go/util/workqueue"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
 // Error backoff of the service controllers (common behaviour §10).
@@ -30,4 +32,20 @@ func RateLimiter[T comparable]() workqueue.TypedRateLimiter[T] {
 		workqueue.NewTypedItemExponentialFailureRateLimiter[T](BackoffBase, BackoffCap),
 		&workqueue.TypedBucketRateLimiter[T]{Limiter: rate.NewLimiter(rate.Limit(RetryQPS), RetryBurst)},
 	)
+}
+
+// ControllerOptions are the flags every service controller takes.
+type ControllerOptions struct {
+	MaxConcurrentReconciles int
+}
+
+// Controller bounds the error backoff at 30 s (RateLimiter) instead of
+// controller-runtime's 1000 s. One workqueue serves the management cluster's
+// watches and every target cluster's (watch.Remote adds those to the same
+// controller), so the limiter covers both.
+func (o ControllerOptions) Controller() controller.Options {
+	return controller.Options{
+		MaxConcurrentReconciles: o.MaxConcurrentReconciles,
+		RateLimiter:             RateLimiter[reconcile.Request](),
+	}
 }

@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
+	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/conditions"
 	"github.com/c5c3/openstack-operators/common/pipeline"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
@@ -26,9 +26,10 @@ const TargetUnavailableRequeue = 15 * time.Second
 // Object is a service CR the skeleton can drive.
 type Object interface {
 	client.Object
-	GetConditions() *[]metav1.Condition
-	SetObservedGeneration(int64)
-	// StatusSnapshot returns a deep copy of the status, compared before writing.
+	// ServiceStatus is the status every service CR shares (conditions,
+	// observedGeneration, release tracking).
+	ServiceStatus() *shared.ServiceStatus
+	// StatusSnapshot returns a deep copy of the whole status, compared before writing.
 	StatusSnapshot() any
 }
 
@@ -68,7 +69,7 @@ func Pass[T Object](ctx context.Context, c client.Client, obj T, h Hooks[T]) (ct
 	before := obj.StatusSnapshot()
 	target, err := h.Resolve(ctx, obj)
 	if err != nil {
-		conditions.False(obj.GetConditions(), obj.GetGeneration(), conditions.TypeSecretsReady,
+		conditions.False(&obj.ServiceStatus().Conditions, obj.GetGeneration(), conditions.TypeSecretsReady,
 			conditions.ReasonTargetClusterUnavailable, err.Error())
 		return ctrl.Result{RequeueAfter: TargetUnavailableRequeue}, PersistStatus(ctx, c, obj, before, h.SubConditions)
 	}
@@ -104,8 +105,9 @@ func ensureFinalizers(ctx context.Context, c client.Client, obj client.Object, n
 // PersistStatus derives Ready, stamps observedGeneration and writes status
 // unless it is semantically equal to before.
 func PersistStatus(ctx context.Context, c client.Client, obj Object, before any, subConditions []string) error {
-	conditions.Aggregate(obj.GetConditions(), obj.GetGeneration(), subConditions)
-	obj.SetObservedGeneration(obj.GetGeneration())
+	st := obj.ServiceStatus()
+	conditions.Aggregate(&st.Conditions, obj.GetGeneration(), subConditions)
+	st.ObservedGeneration = obj.GetGeneration()
 	if equality.Semantic.DeepEqual(before, obj.StatusSnapshot()) {
 		return nil
 	}

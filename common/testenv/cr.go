@@ -1,45 +1,37 @@
 package testenv
 
 import (
-	"slices"
-
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/operator"
 )
 
-// CRStatus is the status of CR.
-type CRStatus struct {
-	ObservedGeneration int64              `json:"observedGeneration,omitempty"`
-	Conditions         []metav1.Condition `json:"conditions,omitempty"`
-}
-
-// CR is a minimal service CR implementing reconcile.Object, for unit tests of
+// CR is a minimal service CR implementing service.Object, for unit tests of
 // the shared flows without a real operator API.
 type CR struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Status            CRStatus `json:"status,omitempty"`
+	Spec              shared.ServiceSpec   `json:"spec,omitempty"`
+	Status            shared.ServiceStatus `json:"status,omitempty"`
 }
 
 // DeepCopyObject implements runtime.Object.
 func (c *CR) DeepCopyObject() runtime.Object {
-	out := &CR{TypeMeta: c.TypeMeta, Status: c.snapshot()}
+	out := &CR{TypeMeta: c.TypeMeta, Spec: *c.Spec.DeepCopy(), Status: c.snapshot()}
 	c.DeepCopyInto(&out.ObjectMeta)
 	return out
 }
 
-func (c *CR) snapshot() CRStatus {
-	return CRStatus{ObservedGeneration: c.Status.ObservedGeneration, Conditions: slices.Clone(c.Status.Conditions)}
-}
+func (c *CR) snapshot() shared.ServiceStatus { return *c.Status.DeepCopy() }
 
-// GetConditions implements reconcile.Object.
-func (c *CR) GetConditions() *[]metav1.Condition { return &c.Status.Conditions }
+// ServiceSpec implements service.Object.
+func (c *CR) ServiceSpec() *shared.ServiceSpec { return &c.Spec }
 
-// SetObservedGeneration implements reconcile.Object.
-func (c *CR) SetObservedGeneration(g int64) { c.Status.ObservedGeneration = g }
+// ServiceStatus implements reconcile.Object.
+func (c *CR) ServiceStatus() *shared.ServiceStatus { return &c.Status }
 
 // StatusSnapshot implements reconcile.Object.
 func (c *CR) StatusSnapshot() any { return c.snapshot() }

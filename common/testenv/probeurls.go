@@ -3,7 +3,7 @@ package testenv
 import (
 	"sync"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // ClosedURL is where a CR without a registered probe URL is probed: nothing
@@ -12,13 +12,13 @@ const ClosedURL = "http://127.0.0.1:1/"
 
 // ProbeURLs maps CRs (by namespace/name) to the URL their health probe
 // hits in a test: an operator's ProbeURL hook is the method value URL.
-type ProbeURLs[T metav1.Object] struct {
+type ProbeURLs struct {
 	mu   sync.Mutex
 	urls map[string]string
 }
 
 // URL returns the CR's registered URL, else ClosedURL.
-func (p *ProbeURLs[T]) URL(obj T, _ string) string {
+func (p *ProbeURLs) URL(obj client.Object, _ string) string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if u, ok := p.urls[obj.GetNamespace()+"/"+obj.GetName()]; ok {
@@ -28,7 +28,7 @@ func (p *ProbeURLs[T]) URL(obj T, _ string) string {
 }
 
 // Set registers url for the CR namespace/name; "" removes it.
-func (p *ProbeURLs[T]) Set(namespace, name, url string) {
+func (p *ProbeURLs) Set(namespace, name, url string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.urls == nil {

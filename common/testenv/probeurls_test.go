@@ -7,8 +7,8 @@ import (
 )
 
 func TestProbeURLs(t *testing.T) {
-	var p ProbeURLs[*metav1.ObjectMeta]
-	cr := &metav1.ObjectMeta{Namespace: "ns", Name: "a"}
+	var p ProbeURLs
+	cr := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "a"}}
 	if got := p.URL(cr, "in-cluster"); got != ClosedURL {
 		t.Errorf("unregistered: %q, want %q", got, ClosedURL)
 	}
@@ -16,7 +16,7 @@ func TestProbeURLs(t *testing.T) {
 	if got := p.URL(cr, "in-cluster"); got != "http://127.0.0.1:9/" {
 		t.Errorf("registered: %q", got)
 	}
-	if got := p.URL(&metav1.ObjectMeta{Namespace: "other", Name: "a"}, ""); got != ClosedURL {
+	if got := p.URL(&metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: "other", Name: "a"}}, ""); got != ClosedURL {
 		t.Errorf("another namespace: %q", got)
 	}
 	p.Set("ns", "a", "")

@@ -88,7 +88,7 @@ func newPlacementManager(ctx context.Context, cfg *rest.Config, o ManagerOptions
 		ClustersNamespace: clustersNamespace, MaxConcurrentReconciles: 2,
 		OperatorNamespace: "placement-system", AbandonGrace: 5 * time.Minute,
 	}
-	return inprocess.New(ctx, cfg, opts, func(*placementv1.Placement, string) string { return o.ProbeURL })
+	return inprocess.New(ctx, cfg, opts, func(client.Object, string) string { return o.ProbeURL })
 }
 
 // preparePlacement creates the target-cluster namespace and the default
@@ -140,7 +140,7 @@ func placementInputsReady(ctx context.Context, c client.Client, ns string) (bool
 func newPlacement(ns, name string) client.Object {
 	p := &placementv1.Placement{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
-		Spec: placementv1.PlacementSpec{
+		Spec: placementv1.PlacementSpec{ServiceSpec: shared.ServiceSpec{
 			OpenStackRelease: "2025.2",
 			Image:            shared.ImageSpec{Repository: "registry.example.org/openstack/placement", Tag: "2025.2"},
 			Database: shared.DatabaseSpec{
@@ -151,7 +151,7 @@ func newPlacement(ns, name string) client.Object {
 			Cache:            shared.CacheSpec{Servers: []string{"memcached." + ns + ".svc:11211"}},
 			KeystoneEndpoint: "http://keystone-api.openstack.svc:5000/v3",
 			ServiceUser:      shared.ServiceUserSpec{SecretRef: shared.SecretKeyRef{Name: placementUserSecret}},
-		},
+		}},
 	}
 	inprocess.Default(p)
 	return p

@@ -91,7 +91,7 @@ func newPlacement(s *site, release string) *placementv1.Placement {
 	}
 	return &placementv1.Placement{
 		ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name},
-		Spec: placementv1.PlacementSpec{
+		Spec: placementv1.PlacementSpec{ServiceSpec: shared.ServiceSpec{
 			OpenStackRelease: release,
 			Image:            shared.ImageSpec{Repository: repo, Tag: release},
 			Database: shared.DatabaseSpec{
@@ -103,7 +103,7 @@ func newPlacement(s *site, release string) *placementv1.Placement {
 			Cache:            shared.CacheSpec{Servers: []string{"memcached." + s.ns + ".svc:11211"}},
 			KeystoneEndpoint: "http://keystone.openstack.svc:5000/v3",
 			ServiceUser:      shared.ServiceUserSpec{SecretRef: shared.SecretKeyRef{Name: "placement-keystone", Key: "password"}},
-		},
+		}},
 	}
 }
 

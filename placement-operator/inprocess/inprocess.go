@@ -8,6 +8,7 @@ import (
 
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/manager"
@@ -23,7 +24,7 @@ const MetricsPrefix = manager.MetricsPrefix
 // New builds the manager exactly as the binary does. probeURL, when not nil,
 // replaces the in-cluster URL the API health probe hits, for a caller that
 // answers the probe with a stand-in.
-func New(ctx context.Context, cfg *rest.Config, o *Options, probeURL func(p *placementv1.Placement, inCluster string) string) (ctrl.Manager, error) {
+func New(ctx context.Context, cfg *rest.Config, o *Options, probeURL func(cr client.Object, inCluster string) string) (ctrl.Manager, error) {
 	mgr, r, err := manager.New(ctx, cfg, o)
 	if err != nil {
 		return nil, err

@@ -36,9 +36,11 @@ type DatabaseSpec struct {
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
 	// +kubebuilder:validation:Pattern=`^[A-Za-z0-9_]+$`
-	Database string `json:"database"`
+	// +required
+	Database string `json:"database,omitempty"`
 	// SecretRef names the Secret holding username and password; key is unused.
-	SecretRef SecretKeyRef `json:"secretRef"`
+	// +required
+	SecretRef SecretKeyRef `json:"secretRef,omitzero"`
 	// CredentialsMode is Static (default) or Dynamic (an external engine issues the
 	// credential, so no User/Grant is provisioned).
 	// +kubebuilder:validation:Enum=Static;Dynamic

@@ -4,7 +4,8 @@ package shared
 type GatewaySpec struct {
 	// Hostname the route matches.
 	// +kubebuilder:validation:MinLength=1
-	Hostname string `json:"hostname"`
+	// +required
+	Hostname string `json:"hostname,omitempty"`
 	// ParentRef names the Gateway.
 	ParentRef GatewayParentRef `json:"parentRef"`
 	// Path prefix of the route; "/" when unset, a leading "/" is added.
@@ -19,7 +20,8 @@ type GatewaySpec struct {
 type GatewayParentRef struct {
 	// Name of the Gateway.
 	// +kubebuilder:validation:MinLength=1
-	Name string `json:"name"`
+	// +required
+	Name string `json:"name,omitempty"`
 	// Namespace of the Gateway; the CR's namespace when unset.
 	// +optional
 	Namespace string `json:"namespace,omitempty"`

@@ -5,7 +5,8 @@ package shared
 type ImageSpec struct {
 	// Repository is the image repository, e.g. registry.example.org/openstack/placement.
 	// +kubebuilder:validation:Pattern=`^[a-z0-9]+([._:/-][a-z0-9]+)*$`
-	Repository string `json:"repository"`
+	// +required
+	Repository string `json:"repository,omitempty"`
 	// Tag pins the image by tag. A tag that is wholly a release, YYYY.N or
 	// YYYY.N-suffix (2025.2, 2025.2-p1), must name spec.openStackRelease; any
 	// other tag (latest, 2025.2.3, 2025.2rc1) names no release and is not checked.

@@ -4,7 +4,8 @@ package shared
 type LocalObjectRef struct {
 	// Name of the referenced object.
 	// +kubebuilder:validation:MinLength=1
-	Name string `json:"name"`
+	// +required
+	Name string `json:"name,omitempty"`
 }
 
 // SecretKeyRef names a Secret in the CR's namespace and a key in it.
@@ -13,7 +14,8 @@ type SecretKeyRef struct {
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=253
 	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
-	Name string `json:"name"`
+	// +required
+	Name string `json:"name,omitempty"`
 	// Key in the Secret.
 	// +optional
 	Key string `json:"key,omitempty"`
@@ -38,7 +40,8 @@ type SecretStoreRef struct {
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=253
 	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
-	Name string `json:"name"`
+	// +required
+	Name string `json:"name,omitempty"`
 }
 
 // EffectiveSecretStore resolves the store a CR gates on: the default
@@ -60,5 +63,6 @@ type TargetClusterRef struct {
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=63
 	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
-	Name string `json:"name"`
+	// +required
+	Name string `json:"name,omitempty"`
 }

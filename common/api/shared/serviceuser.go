@@ -15,7 +15,8 @@ type ServiceUserSpec struct {
 	// +optional
 	ProjectDomainName string `json:"projectDomainName,omitempty"`
 	// SecretRef names the Secret and key holding the password (key defaults to password).
-	SecretRef SecretKeyRef `json:"secretRef"`
+	// +required
+	SecretRef SecretKeyRef `json:"secretRef,omitzero"`
 }
 
 // DefaultPasswordKey is the service-user Secret key used when secretRef.key is empty.

@@ -29,7 +29,7 @@ var (
 	cache    *localsvc.Memcached
 	keystone *localsvc.Keystone
 	k8s      client.Client
-	probes   = &testenv.ProbeURLs[*placementv1.Placement]{}
+	probes   = &testenv.ProbeURLs{}
 )
 
 // The Keystone service user every Placement authenticates as.

@@ -65,7 +65,7 @@ func newSiteOn(t *testing.T, name, release string, server *localsvc.MariaDB, mut
 	}
 	p := &placementv1.Placement{
 		ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name},
-		Spec: placementv1.PlacementSpec{
+		Spec: placementv1.PlacementSpec{ServiceSpec: shared.ServiceSpec{
 			OpenStackRelease: release,
 			Image:            shared.ImageSpec{Repository: "registry.example.org/openstack/placement", Tag: release},
 			Database: shared.DatabaseSpec{
@@ -76,7 +76,7 @@ func newSiteOn(t *testing.T, name, release string, server *localsvc.MariaDB, mut
 			KeystoneEndpoint: keystone.URL,
 			ServiceUser: shared.ServiceUserSpec{Username: serviceUser, ProjectName: serviceProject,
 				SecretRef: shared.SecretKeyRef{Name: "placement-keystone", Key: "password"}},
-		},
+		}},
 	}
 	if mutate != nil {
 		mutate(p)

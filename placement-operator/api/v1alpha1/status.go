@@ -1,12 +1,12 @@
 package v1alpha1
 
-import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+import "github.com/c5c3/openstack-operators/common/api/shared"
 
-// GetConditions gives the status skeleton access to the conditions.
-func (p *Placement) GetConditions() *[]metav1.Condition { return &p.Status.Conditions }
+// ServiceSpec gives the shared steps the fields every service CR has.
+func (p *Placement) ServiceSpec() *shared.ServiceSpec { return &p.Spec.ServiceSpec }
 
-// SetObservedGeneration stamps status.observedGeneration.
-func (p *Placement) SetObservedGeneration(g int64) { p.Status.ObservedGeneration = g }
+// ServiceStatus gives the status skeleton the status every service CR has.
+func (p *Placement) ServiceStatus() *shared.ServiceStatus { return &p.Status.ServiceStatus }
 
 // StatusSnapshot returns a deep copy of the status for change detection.
 func (p *Placement) StatusSnapshot() any { return *p.Status.DeepCopy() }

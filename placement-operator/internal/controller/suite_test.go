@@ -21,7 +21,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	"github.com/c5c3/openstack-operators/common/testenv"
-	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/controller"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/manager"
 )
@@ -35,7 +34,7 @@ var (
 	cfg        *rest.Config
 	reconciler *controller.PlacementReconciler
 	writes     writeCounter
-	api        = &testenv.ProbeURLs[*placementv1.Placement]{}
+	api        = &testenv.ProbeURLs{}
 )
 
 func TestMain(m *testing.M) {

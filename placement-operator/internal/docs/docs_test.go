@@ -13,6 +13,7 @@ import (
 	"testing"
 	"unicode"
 
+	cmanager "github.com/c5c3/openstack-operators/common/manager"
 	"github.com/c5c3/openstack-operators/common/release"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/manager"
 )
@@ -140,7 +141,7 @@ func eventReasons(t *testing.T) map[string]string {
 	consts := stringConsts(t, root+"/common/conditions", root+"/common/finalize", "../../api/v1alpha1")
 	call := regexp.MustCompile(`Eventf\([^,]+, nil, corev1\.EventType\w+, ("[^"]+"|[\w.]+)`)
 	out := map[string]string{}
-	for _, dir := range []string{"../controller", root + "/common/finalize"} {
+	for _, dir := range []string{"../controller", root + "/common/service", root + "/common/finalize"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, f := range files {
 			if strings.HasSuffix(f, "_test.go") {
@@ -165,7 +166,7 @@ func eventReasons(t *testing.T) map[string]string {
 func TestFlagsDocumented(t *testing.T) {
 	doc := read(t, guide)
 	fs := flag.NewFlagSet("placement-operator", flag.ContinueOnError)
-	manager.BindFlags(fs)
+	cmanager.BindFlags(fs, manager.Operator.Profile, manager.Operator.LeaderElectionID)
 	n := 0
 	fs.VisitAll(func(f *flag.Flag) {
 		n++

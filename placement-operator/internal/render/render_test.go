@@ -15,6 +15,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/osconfig"
+	"github.com/c5c3/openstack-operators/common/workload"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/render"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/webhook"
@@ -96,7 +98,7 @@ func renderCases() []renderCase {
 		{name: "minimal", p: minimal(), wantKeys: []string{render.KeyPlacementConf}},
 		{name: "json-logging", p: jsonLogging, digests: render.Digests{Authtoken: "a1b2"},
 			wantKeys: []string{render.KeyLogging, render.KeyPlacementConf}},
-		{name: "policy-extraconfig", p: policy, policy: render.MergePolicy(nil, policy.Spec.PolicyOverrides.Rules),
+		{name: "policy-extraconfig", p: policy, policy: osconfig.MergePolicy(nil, policy.Spec.PolicyOverrides.Rules),
 			wantKeys: []string{render.KeyPlacementConf, render.KeyPolicy}},
 		{name: "tls-uwsgi", p: tls, digests: render.Digests{Authtoken: "a1b2", DBConnection: "c3d4"},
 			wantKeys: []string{render.KeyPlacementConf}},
@@ -435,7 +437,7 @@ func BenchmarkDeployment(b *testing.B) {
 func TestMergePolicyInlineWins(t *testing.T) {
 	fromCM := map[string]string{"admin_api": "role:admin", "placement:usages": "role:reader"}
 	inline := map[string]string{"admin_api": "role:service", "placement:traits:list": "role:member"}
-	got := render.MergePolicy(fromCM, inline)
+	got := osconfig.MergePolicy(fromCM, inline)
 	want := map[string]string{"admin_api": "role:service", "placement:usages": "role:reader", "placement:traits:list": "role:member"}
 	if marshal(t, got) != marshal(t, want) {
 		t.Errorf("MergePolicy = %v, want %v", got, want)
@@ -444,7 +446,7 @@ func TestMergePolicyInlineWins(t *testing.T) {
 		t.Error("MergePolicy mutated its input")
 	}
 	p := minimal()
-	data, err := render.ConfigData(p, render.MergePolicy(nil, nil))
+	data, err := render.ConfigData(p, osconfig.MergePolicy(nil, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -477,9 +479,9 @@ func TestLoggingConfLevelDefaultsToInfo(t *testing.T) {
 func TestChildNames(t *testing.T) {
 	p := minimal()
 	for got, want := range map[string]string{
-		render.ConfigBase(p):             "placement-config",
-		render.DBConnectionSecretName(p): "placement-db-connection",
-		render.DBSyncJobName(p):          "placement-db-sync",
+		render.ConfigBase(p):                    "placement-config",
+		workload.DBConnectionSecretName(p.Name): "placement-db-connection",
+		render.DBSyncJobName(p):                 "placement-db-sync",
 	} {
 		if got != want {
 			t.Errorf("name %q, want %q", got, want)

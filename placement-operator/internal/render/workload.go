@@ -17,8 +17,6 @@ const (
 	ManagedBy     = "placement-operator"
 	EnvConfigDir  = "OS_PLACEMENT_CONFIG_DIR"
 	EnvDSN        = "OS_PLACEMENT_DATABASE__CONNECTION"
-	EnvPassword   = "OS_KEYSTONE_AUTHTOKEN__PASSWORD"
-	DSNSecretKey  = "connection"
 	RunAsID       = 42424
 	AuthtokenHash = placementv1.AnnotationDomain + "/authtoken-hash"
 	DBConnHash    = placementv1.AnnotationDomain + "/db-connection-hash"
@@ -27,7 +25,6 @@ const (
 	// the migration while a rotated password does not.
 	DBTargetHash = placementv1.AnnotationDomain + "/db-target-hash"
 	dbSyncSuffix = "-db-sync"
-	dbConnSuffix = "-db-connection"
 	configSuffix = "-config"
 	apiPortName  = "placement-api"
 	probePath    = "/"
@@ -44,9 +41,6 @@ func Identity(p *placementv1.Placement) workload.Identity {
 	return workload.Identity{Service: placementv1.ServiceName, Instance: p.Name, Namespace: p.Namespace, ManagedBy: ManagedBy}
 }
 
-// DBConnectionSecretName is <cr>-db-connection.
-func DBConnectionSecretName(p *placementv1.Placement) string { return p.Name + dbConnSuffix }
-
 // DBSyncJobName is <cr>-db-sync.
 func DBSyncJobName(p *placementv1.Placement) string { return p.Name + dbSyncSuffix }
 
@@ -56,26 +50,6 @@ func ConfigBase(p *placementv1.Placement) string { return p.Name + configSuffix 
 // Digests are the rollout annotations; an empty one is omitted.
 type Digests struct {
 	Authtoken, DBConnection string
-}
-
-func dsnEnv(p *placementv1.Placement) corev1.EnvVar {
-	return corev1.EnvVar{Name: EnvDSN, ValueFrom: &corev1.EnvVarSource{SecretKeyRef: &corev1.SecretKeySelector{
-		LocalObjectReference: corev1.LocalObjectReference{Name: DBConnectionSecretName(p)}, Key: DSNSecretKey}}}
-}
-
-func dbTLS(p *placementv1.Placement) *workload.DBTLSMount {
-	t := p.Spec.Database.TLS
-	if !t.Enabled() {
-		return nil
-	}
-	m := &workload.DBTLSMount{MountPath: DBTLSDir}
-	if t.CABundleSecretRef != nil {
-		m.CASecret = t.CABundleSecretRef.Name
-	}
-	if t.ClientCertSecretRef != nil {
-		m.ClientCertSecret = t.ClientCertSecretRef.Name
-	}
-	return m
 }
 
 // Command is the API container's uwsgi command line.
@@ -91,10 +65,8 @@ func Command(p *placementv1.Placement) []string {
 func Deployment(p *placementv1.Placement, configMap string, d Digests) *appsv1.Deployment {
 	env := []corev1.EnvVar{
 		{Name: EnvConfigDir, Value: ConfigDir},
-		dsnEnv(p),
-		{Name: EnvPassword, ValueFrom: &corev1.EnvVarSource{SecretKeyRef: &corev1.SecretKeySelector{
-			LocalObjectReference: corev1.LocalObjectReference{Name: p.Spec.ServiceUser.SecretRef.Name},
-			Key:                  p.Spec.ServiceUser.PasswordKey()}}},
+		workload.DSNEnv(EnvDSN, p.Name),
+		workload.PasswordEnv(p.Spec.ServiceUser),
 	}
 	return workload.Deployment(workload.DeploymentParams{
 		ID:             Identity(p),
@@ -107,7 +79,7 @@ func Deployment(p *placementv1.Placement, configMap string, d Digests) *appsv1.D
 		ProbePath:      probePath,
 		ConfigMapName:  configMap,
 		ConfigDir:      ConfigDir,
-		DBTLS:          dbTLS(p),
+		DBTLS:          workload.DBTLS(p.Spec.Database.TLS, DBTLSDir),
 		Spec:           p.Spec.Deployment,
 		Autoscaling:    p.Spec.Autoscaling != nil,
 		PodAnnotations: map[string]string{AuthtokenHash: d.Authtoken, DBConnHash: d.DBConnection},
@@ -124,10 +96,10 @@ func DBSyncJob(p *placementv1.Placement, configMap, dbTarget string) *batchv1.Jo
 		ContainerName:  JobContainer,
 		Image:          p.Spec.Image.Reference(),
 		Script:         DBSyncScript,
-		Env:            []corev1.EnvVar{dsnEnv(p)},
+		Env:            []corev1.EnvVar{workload.DSNEnv(EnvDSN, p.Name)},
 		ConfigMapName:  configMap,
 		ConfigDir:      ConfigDir,
-		DBTLS:          dbTLS(p),
+		DBTLS:          workload.DBTLS(p.Spec.Database.TLS, DBTLSDir),
 		RunAsID:        RunAsID,
 		PodAnnotations: map[string]string{DBTargetHash: dbTarget},
 	})

@@ -1,6 +1,8 @@
-// Package manager assembles the Placement operator: scheme, cache, client,
-// controller, webhooks, metrics and health endpoints. Tests start the same
-// manager in-process.
+// Package manager assembles a service operator: scheme, cache, client,
+// metrics, target-cluster resolver, health endpoints and the shared
+// reconciler its controllers embed, from the flags every operator takes.
+// An operator's cmd/main.go is one call to Main; tests start the same
+// manager in-process through New.
 package manager
 
 import (
@@ -12,7 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/c5c3/openstack-operators/common/probe"
-	"github.com/c5c3/openstack-operators/placement-operator/internal/controller"
+	"github.com/c5c3/openstack-operators/common/service"
 )
 
 // Options are the operator's flags.
@@ -36,28 +38,31 @@ type Options struct {
 	// services/proxy, for an operator running outside the cluster network.
 	ProbeViaAPIServer bool
 	// ProbeURLAnnotation honours the probe.URLAnnotation loopback URL on a
-	// Placement, for an operator run next to a locally started API.
+	// CR, for an operator run next to a locally started API.
 	ProbeURLAnnotation bool
 	// AbandonGrace is how long deletion waits for an unreachable target cluster.
 	AbandonGrace time.Duration
 }
 
-// BindFlags registers the flags with their defaults.
-func BindFlags(fs *flag.FlagSet) *Options {
+// BindFlags registers the flags with their defaults; p names the operator's
+// CR kind, lease and API port in the help texts.
+func BindFlags(fs *flag.FlagSet, p service.Profile, leaseName string) *Options {
 	o := &Options{}
+	kinds := p.Kind + "s"
 	fs.StringVar(&o.MetricsAddr, "metrics-bind-address", ":8080", "address of the metrics endpoint; 0 disables it")
 	fs.StringVar(&o.ProbeAddr, "health-probe-bind-address", ":8081", "address of the healthz/readyz endpoints")
-	fs.BoolVar(&o.LeaderElect, "leader-elect", false, "elect a leader (lease placement.openstack.c5c3.io) before reconciling")
+	fs.BoolVar(&o.LeaderElect, "leader-elect", false, "elect a leader (lease "+leaseName+") before reconciling")
 	fs.BoolVar(&o.EnableWebhooks, "enable-webhooks", true, "serve the defaulting and validating webhooks")
 	fs.IntVar(&o.WebhookPort, "webhook-port", 9443, "port of the webhook server")
 	fs.StringVar(&o.WebhookCertDir, "webhook-cert-dir", "", "directory with tls.crt and tls.key of the webhook server")
 	fs.DurationVar(&o.SyncPeriod, "sync-period", 10*time.Minute, "full resync interval")
 	fs.StringVar(&o.Namespace, "namespace", "", "watch only this namespace; empty watches all")
 	fs.StringVar(&o.ClustersNamespace, "clusters-namespace", "c5c3-clusters", "namespace of the target-cluster registration Secrets; empty disables target clusters")
-	fs.IntVar(&o.MaxConcurrentReconciles, "max-concurrent-reconciles", 2, "Placements reconciled in parallel")
-	fs.StringVar(&o.ClusterDomain, "cluster-domain", controller.DefaultClusterDomain, "DNS domain of the cluster: the health probe and status.endpoint (without a gateway) use http://<name>.<namespace>.svc.<domain>:8778/")
+	fs.IntVar(&o.MaxConcurrentReconciles, "max-concurrent-reconciles", 2, kinds+" reconciled in parallel")
+	fs.StringVar(&o.ClusterDomain, "cluster-domain", service.DefaultClusterDomain,
+		fmt.Sprintf("DNS domain of the cluster: the health probe and status.endpoint (without a gateway) use http://<name>.<namespace>.svc.<domain>:%d/", p.APIPort))
 	fs.BoolVar(&o.ProbeViaAPIServer, "probe-via-apiserver", false, "send the API health probe through the API server's services/proxy (operator outside the cluster network)")
-	fs.BoolVar(&o.ProbeURLAnnotation, "probe-url-annotation", false, "probe the loopback URL in a Placement's "+probe.URLAnnotation+" annotation instead of its Service (development and e2e runs outside the cluster; never in production)")
+	fs.BoolVar(&o.ProbeURLAnnotation, "probe-url-annotation", false, "probe the loopback URL in a "+p.Kind+"'s "+probe.URLAnnotation+" annotation instead of its Service (development and e2e runs outside the cluster; never in production)")
 	fs.DurationVar(&o.AbandonGrace, "abandon-grace", 5*time.Minute, "how long deletion waits for an unreachable target cluster before abandoning its children")
 	return o
 }
@@ -67,7 +72,7 @@ func BindFlags(fs *flag.FlagSet) *Options {
 func clusterDomain(s string) (string, error) {
 	d := strings.TrimSuffix(s, ".")
 	if d == "" {
-		return controller.DefaultClusterDomain, nil
+		return service.DefaultClusterDomain, nil
 	}
 	if errs := validation.IsDNS1123Subdomain(d); len(errs) > 0 {
 		return "", fmt.Errorf("--cluster-domain %q: %s", s, strings.Join(errs, "; "))

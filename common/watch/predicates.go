@@ -1,6 +1,12 @@
-package operator
+// Package watch is the watch set every service controller shares: the field
+// indexes over the CR's references, the maps from a watched object to the
+// CRs it concerns, on the management cluster and on target clusters, and the
+// event predicates that keep a pass per real change.
+package watch
 
 import (
+	"maps"
+
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 )
@@ -31,4 +37,24 @@ func Resyncs() predicate.Predicate {
 				e.ObjectOld.GetResourceVersion() == e.ObjectNew.GetResourceVersion()
 		},
 	}
+}
+
+// CREvents is the predicate of the CR's own watch: the changes
+// SpecOrMetadataChanged passes, and the periodic resync, which every other
+// watch drops (DropResyncs), so a resync period costs one pass per CR rather
+// than one per watched kind.
+func CREvents() predicate.Predicate {
+	return predicate.Or(SpecOrMetadataChanged(), Resyncs())
+}
+
+// SpecOrMetadataChanged drops status-only updates: it passes generation,
+// label and annotation changes, and entry into Terminating.
+func SpecOrMetadataChanged() predicate.Predicate {
+	return predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
+		o, n := e.ObjectOld, e.ObjectNew
+		return o.GetGeneration() != n.GetGeneration() ||
+			!maps.Equal(o.GetLabels(), n.GetLabels()) ||
+			!maps.Equal(o.GetAnnotations(), n.GetAnnotations()) ||
+			o.GetDeletionTimestamp().IsZero() != n.GetDeletionTimestamp().IsZero()
+	}}
 }

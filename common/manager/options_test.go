@@ -1,13 +1,15 @@
 package manager
 
 import (
+	"github.com/c5c3/openstack-operators/common/service"
+
 	"flag"
 	"testing"
 )
 
 func TestClusterDomainFlag(t *testing.T) {
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
-	o := BindFlags(fs)
+	o := BindFlags(fs, service.Profile{Kind: "Placement", APIPort: 8778}, "placement.openstack.c5c3.io")
 	if o.ClusterDomain != "cluster.local" {
 		t.Errorf("default --cluster-domain %q, want cluster.local", o.ClusterDomain)
 	}

@@ -1,4 +1,4 @@
-package controller
+package operator
 
 import (
 	"testing"
@@ -11,7 +11,7 @@ import (
 // A Placement that keeps failing is retried at most every 30 s (common
 // behaviour §10), not at controller-runtime's default cap of 1000 s.
 func TestControllerBackoffCappedAt30s(t *testing.T) {
-	opts := controllerOptions(Options{MaxConcurrentReconciles: 2})
+	opts := ControllerOptions{MaxConcurrentReconciles: 2}.Controller()
 	if opts.MaxConcurrentReconciles != 2 {
 		t.Errorf("MaxConcurrentReconciles = %d, want 2", opts.MaxConcurrentReconciles)
 	}

@@ -5,19 +5,20 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	"github.com/c5c3/openstack-operators/common/probe"
-	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
 func TestAnnotatedProbeURL(t *testing.T) {
 	const inCluster = "http://placement.ns.svc.cluster.local:8778/"
-	proxied := func(*placementv1.Placement, string) string { return "https://apiserver/proxy/" }
-	annotated := &placementv1.Placement{ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{probe.URLAnnotation: "http://127.0.0.1:9/"}}}
-	plain := &placementv1.Placement{}
+	proxied := func(client.Object, string) string { return "https://apiserver/proxy/" }
+	annotated := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{probe.URLAnnotation: "http://127.0.0.1:9/"}}}
+	plain := &metav1.PartialObjectMetadata{}
 	for _, tc := range []struct {
 		name string
-		next func(*placementv1.Placement, string) string
-		p    *placementv1.Placement
+		next func(client.Object, string) string
+		p    client.Object
 		want string
 	}{
 		{"annotation wins over the in-cluster URL", nil, annotated, "http://127.0.0.1:9/"},

@@ -1,0 +1,151 @@
+package manager
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cluster"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
+
+	opmetrics "github.com/c5c3/openstack-operators/common/metrics"
+	"github.com/c5c3/openstack-operators/common/operator"
+	"github.com/c5c3/openstack-operators/common/probe"
+	"github.com/c5c3/openstack-operators/common/service"
+	"github.com/c5c3/openstack-operators/common/targetcluster"
+)
+
+// Operator describes one service operator to the shared bootstrap. R is
+// what Setup returns: the operator's main reconciler, for tests.
+type Operator[R any] struct {
+	// Name of the binary, in the stop message ("placement-operator").
+	Name string
+	// Profile names the CR, children and API.
+	Profile service.Profile
+	// MetricsPrefix prefixes the operator's metric names ("placement_operator").
+	MetricsPrefix string
+	// LeaderElectionID names the leader-election lease.
+	LeaderElectionID string
+	// RecorderName is the events' reporting controller ("placement-controller").
+	RecorderName string
+	// AddToScheme registers the operator's API kinds.
+	AddToScheme func(*runtime.Scheme) error
+	// Setup registers the operator's controllers (each embedding base) and,
+	// when o.EnableWebhooks, its webhooks.
+	Setup func(ctx context.Context, mgr ctrl.Manager, base service.Reconciler, o *Options) (R, error)
+}
+
+// New builds the manager with the operator's controllers and webhooks.
+func New[R any](ctx context.Context, cfg *rest.Config, o *Options, op Operator[R]) (ctrl.Manager, R, error) {
+	var none R
+	domain, err := clusterDomain(o.ClusterDomain)
+	if err != nil {
+		return nil, none, err
+	}
+	scheme := operator.NewScheme(op.AddToScheme)
+	var namespaces []string
+	if o.Namespace != "" {
+		namespaces = []string{o.Namespace}
+	}
+	cacheOpts := operator.CacheOptions(op.Profile.ManagedBy, namespaces...)
+	cacheOpts.SyncPeriod = &o.SyncPeriod
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:                 scheme,
+		Cache:                  cacheOpts,
+		Client:                 operator.ClientOptions(),
+		Metrics:                metricsserver.Options{BindAddress: o.MetricsAddr},
+		HealthProbeBindAddress: o.ProbeAddr,
+		LeaderElection:         o.LeaderElect,
+		LeaderElectionID:       op.LeaderElectionID,
+		// The operator's own namespace (POD_NAMESPACE), where the chart's
+		// leader-election Role is; in a pod, empty falls back to the
+		// ServiceAccount's namespace, outside one it must be set.
+		LeaderElectionNamespace: o.OperatorNamespace,
+		WebhookServer:           webhook.NewServer(webhook.Options{Port: o.WebhookPort, CertDir: o.WebhookCertDir}),
+	})
+	if err != nil {
+		return nil, none, fmt.Errorf("creating manager: %w", err)
+	}
+	m := opmetrics.New(op.MetricsPrefix, op.Profile.Service)
+	m.Register(metrics.Registry)
+	resolver := &targetcluster.Resolver{
+		Local:     targetcluster.Target{Client: mgr.GetClient(), Reader: mgr.GetAPIReader(), Mapper: mgr.GetRESTMapper()},
+		Namespace: o.ClustersNamespace,
+		Reader:    mgr.GetAPIReader(),
+		Scheme:    scheme,
+		Cluster: func(co *cluster.Options) {
+			co.Cache = operator.CacheOptions(op.Profile.ManagedBy)
+			co.Client = operator.ClientOptions()
+		},
+	}
+	if err := mgr.Add(resolver); err != nil {
+		return nil, none, err
+	}
+	base := service.Reconciler{
+		Client:            mgr.GetClient(),
+		Scheme:            scheme,
+		Recorder:          mgr.GetEventRecorder(op.RecorderName),
+		Metrics:           m,
+		Resolver:          resolver,
+		Probe:             probe.NewCache(),
+		HTTP:              &http.Client{},
+		ClusterDomain:     domain,
+		OperatorNamespace: o.OperatorNamespace,
+		AbandonGrace:      o.AbandonGrace,
+		Profile:           op.Profile,
+	}
+	if o.ProbeViaAPIServer {
+		base.HTTP, base.ProbeURL, err = apiServerProxy(cfg, op.Profile.APIPort)
+		if err != nil {
+			return nil, none, err
+		}
+	}
+	if o.ProbeURLAnnotation {
+		base.ProbeURL = annotatedProbeURL(base.ProbeURL)
+	}
+	r, err := op.Setup(ctx, mgr, base, o)
+	if err != nil {
+		return nil, none, err
+	}
+	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
+		return nil, none, err
+	}
+	if err := mgr.AddReadyzCheck("readyz", healthz.Ping); err != nil {
+		return nil, none, err
+	}
+	return mgr, r, nil
+}
+
+// Run builds the manager and blocks until ctx ends.
+func Run[R any](ctx context.Context, cfg *rest.Config, o *Options, op Operator[R]) error {
+	if o.OperatorNamespace == "" {
+		o.OperatorNamespace = os.Getenv("POD_NAMESPACE")
+	}
+	mgr, _, err := New(ctx, cfg, o, op)
+	if err != nil {
+		return err
+	}
+	return mgr.Start(ctx)
+}
+
+// Main is an operator's main function: flags, logging, signal handling, run.
+func Main[R any](op Operator[R]) {
+	opts := BindFlags(flag.CommandLine, op.Profile, op.LeaderElectionID)
+	zapOpts := zap.Options{}
+	zapOpts.BindFlags(flag.CommandLine)
+	flag.Parse()
+	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts)))
+	if err := Run(ctrl.SetupSignalHandler(), ctrl.GetConfigOrDie(), opts, op); err != nil {
+		ctrl.Log.Error(err, op.Name+" stopped")
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,75 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/c5c3/openstack-operators/common/conditions"
+	"github.com/c5c3/openstack-operators/common/pipeline"
+	"github.com/c5c3/openstack-operators/common/probe"
+)
+
+// HealthCheck GETs the API's probe path on the in-cluster Service URL (never
+// the gateway) through the TTL probe cache and sets the API condition.
+func (r *Reconciler) HealthCheck(ctx context.Context, s *Scope) (pipeline.Outcome, error) {
+	apiCond := r.Profile.APICondition
+	if s.Status().Endpoint == "" {
+		s.SetFalse(apiCond, conditions.ReasonEndpointNotReady, "status.endpoint is not set yet")
+		return pipeline.RequeueAfter(RequeueProbe), nil
+	}
+	url, hc := r.probeTarget(s)
+	key := types.NamespacedName{Namespace: s.CR.GetNamespace(), Name: s.CR.GetName()}
+	res, err := r.Probe.Check(ctx, hc, key, s.CR.GetUID(), url, s.IsTrue(apiCond))
+	if err != nil {
+		return pipeline.Continue(), err
+	}
+	if !res.Healthy {
+		s.SetFalse(apiCond, res.Reason, res.Message)
+		return pipeline.RequeueAfter(RequeueProbe), nil
+	}
+	s.SetTrue(apiCond, res.Reason, res.Message)
+	return pipeline.Continue(), nil
+}
+
+// probeTarget picks where the probe goes: a target cluster's Service through
+// that cluster's services/proxy, else the in-cluster URL (or ProbeURL's
+// mapping of it); the profile's probe path follows either.
+func (r *Reconciler) probeTarget(s *Scope) (string, *http.Client) {
+	path := r.Profile.ProbePath
+	if s.Target.Remote() {
+		return probe.ServiceProxyURL(s.Target.APIHost, s.CR.GetNamespace(), s.CR.GetName(), r.Profile.APIPort) + trimSlash(path), s.Target.HTTP
+	}
+	url := r.InClusterURL(s.CR)
+	if r.ProbeURL != nil {
+		url = r.ProbeURL(s.CR, url)
+	}
+	return url + trimSlash(path), r.HTTP
+}
+
+// InClusterURL is the API Service's URL under the cluster's DNS domain,
+// ending in a slash.
+func (r *Reconciler) InClusterURL(cr Object) string {
+	domain := r.ClusterDomain
+	if domain == "" {
+		domain = DefaultClusterDomain
+	}
+	return fmt.Sprintf("http://%s.%s.svc.%s:%d/", cr.GetName(), cr.GetNamespace(), domain, r.Profile.APIPort)
+}
+
+// Endpoint is the gateway URL when exposed, else the in-cluster Service URL.
+func (r *Reconciler) Endpoint(cr Object) string {
+	if g := cr.ServiceSpec().Gateway; g != nil {
+		return "https://" + g.Hostname + "/"
+	}
+	return r.InClusterURL(cr)
+}
+
+func trimSlash(path string) string {
+	if path != "" && path[0] == '/' {
+		return path[1:]
+	}
+	return path
+}

@@ -1,0 +1,63 @@
+// Package manager describes the Placement operator to the shared bootstrap
+// (common/manager): its scheme, controller and webhooks.
+package manager
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	cmanager "github.com/c5c3/openstack-operators/common/manager"
+	"github.com/c5c3/openstack-operators/common/operator"
+	"github.com/c5c3/openstack-operators/common/service"
+	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
+	"github.com/c5c3/openstack-operators/placement-operator/internal/catalog"
+	"github.com/c5c3/openstack-operators/placement-operator/internal/controller"
+	pwebhook "github.com/c5c3/openstack-operators/placement-operator/internal/webhook"
+)
+
+// Options are the operator's flags.
+type Options = cmanager.Options
+
+// MetricsPrefix prefixes the operator's metric names.
+const MetricsPrefix = "placement_operator"
+
+// Operator is the Placement operator.
+var Operator = cmanager.Operator[*controller.PlacementReconciler]{
+	Name:             "placement-operator",
+	Profile:          controller.Profile,
+	MetricsPrefix:    MetricsPrefix,
+	LeaderElectionID: "placement.openstack.c5c3.io",
+	RecorderName:     "placement-controller",
+	AddToScheme:      placementv1.AddToScheme,
+	Setup:            setup,
+}
+
+// New builds the manager with the controller and, if enabled, the webhooks.
+func New(ctx context.Context, cfg *rest.Config, o *Options) (ctrl.Manager, *controller.PlacementReconciler, error) {
+	return cmanager.New(ctx, cfg, o, Operator)
+}
+
+func setup(ctx context.Context, mgr ctrl.Manager, base service.Reconciler, o *Options) (*controller.PlacementReconciler, error) {
+	r := &controller.PlacementReconciler{Reconciler: base}
+	if err := r.SetupWithManager(ctx, mgr, operator.ControllerOptions{MaxConcurrentReconciles: o.MaxConcurrentReconciles}); err != nil {
+		return nil, err
+	}
+	if !o.EnableWebhooks {
+		return r, nil
+	}
+	cats, err := catalog.Load()
+	if err != nil {
+		return nil, fmt.Errorf("loading option catalogs: %w", err)
+	}
+	err = ctrl.NewWebhookManagedBy(mgr, &placementv1.Placement{}).
+		WithDefaulter(pwebhook.Defaulter{}).
+		WithValidator(&pwebhook.Validator{Reader: mgr.GetAPIReader(), Catalogs: cats}).
+		Complete()
+	if err != nil {
+		return nil, fmt.Errorf("registering webhooks: %w", err)
+	}
+	return r, nil
+}
