@@ -6,7 +6,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cg=$("$root/hack/tools.sh" --path controller-gen)
 cd "$root/common"
 "$cg" object paths=./api/...
-for op in placement-operator; do
+for op in placement-operator glance-operator; do
   cd "$root/$op"
   "$cg" object paths=./api/...
   "$cg" crd rbac:roleName="$op" webhook paths=./... \

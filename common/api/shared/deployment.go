@@ -15,7 +15,7 @@ const (
 )
 
 // DeploymentSpec tunes the API Deployment.
-// +kubebuilder:validation:XValidation:rule="!has(self.terminationGracePeriodSeconds) || !has(self.preStopSleepSeconds) || self.preStopSleepSeconds < self.terminationGracePeriodSeconds",message="deployment.preStopSleepSeconds must be less than deployment.terminationGracePeriodSeconds"
+// +kubebuilder:validation:XValidation:rule="(has(self.preStopSleepSeconds) ? self.preStopSleepSeconds : 5) < (has(self.terminationGracePeriodSeconds) ? self.terminationGracePeriodSeconds : 30)",message="deployment.preStopSleepSeconds (default 5) must be less than deployment.terminationGracePeriodSeconds (default 30)"
 type DeploymentSpec struct {
 	// Replicas of the API; unused while autoscaling is set.
 	// +kubebuilder:validation:Minimum=1

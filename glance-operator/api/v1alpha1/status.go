@@ -1,0 +1,12 @@
+package v1alpha1
+
+import "github.com/c5c3/openstack-operators/common/api/shared"
+
+// ServiceSpec gives the shared steps the fields every service CR has.
+func (g *Glance) ServiceSpec() *shared.ServiceSpec { return &g.Spec.ServiceSpec }
+
+// ServiceStatus gives the status skeleton the status every service CR has.
+func (g *Glance) ServiceStatus() *shared.ServiceStatus { return &g.Status.ServiceStatus }
+
+// StatusSnapshot returns a deep copy of the status for change detection.
+func (g *Glance) StatusSnapshot() any { return *g.Status.DeepCopy() }
