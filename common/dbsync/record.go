@@ -3,6 +3,7 @@ package dbsync
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	batchv1 "k8s.io/api/batch/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -10,21 +11,33 @@ import (
 	"github.com/c5c3/openstack-operators/common/metrics"
 )
 
-// LastJobUIDAnnotation on the CR remembers the last Job counted in the metrics.
+// LastJobUIDAnnotation on the CR remembers the last migration Job counted in the metrics.
 const LastJobUIDAnnotation = "operators.c5c3.io/last-db-sync-job-uid"
 
-// Results of the db_sync_total counter.
+// Results of the Job counters.
 const (
 	ResultSucceeded = "succeeded"
 	ResultFailed    = "failed"
 )
 
-// Record counts a terminal Job once per UID: it first patches the UID onto
-// the CR (merge patch with optimistic lock), then observes. A failed patch
-// returns an error and counts nothing, so the next pass retries.
+// UIDAnnotation is operators.c5c3.io/last-<kind>-job-uid for a metrics Job
+// kind (db_sync -> last-db-sync-job-uid).
+func UIDAnnotation(kind string) string {
+	return "operators.c5c3.io/last-" + strings.ReplaceAll(kind, "_", "-") + "-job-uid"
+}
+
+// Record counts a terminal migration Job once per UID (see RecordAs).
 func Record(ctx context.Context, c client.Client, cr client.Object, job *batchv1.Job, m *metrics.Set, result string) error {
-	uid := string(job.UID)
-	if cr.GetAnnotations()[LastJobUIDAnnotation] == uid {
+	return RecordAs(ctx, c, cr, job, m, metrics.JobDBSync, result)
+}
+
+// RecordAs counts a terminal Job of kind (a metrics Job kind) once per UID:
+// it first patches the UID onto the CR (merge patch with optimistic lock),
+// then observes. A failed patch returns an error and counts nothing, so the
+// next pass retries.
+func RecordAs(ctx context.Context, c client.Client, cr client.Object, job *batchv1.Job, m *metrics.Set, kind, result string) error {
+	key, uid := UIDAnnotation(kind), string(job.UID)
+	if cr.GetAnnotations()[key] == uid {
 		return nil
 	}
 	// Patch a copy: the response carries the stored status, which must not
@@ -35,14 +48,14 @@ func Record(ctx context.Context, c client.Client, cr client.Object, job *batchv1
 	for k, v := range cr.GetAnnotations() {
 		ann[k] = v
 	}
-	ann[LastJobUIDAnnotation] = uid
+	ann[key] = uid
 	target.SetAnnotations(ann)
 	patch := client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{})
 	if err := c.Patch(ctx, target, patch); err != nil {
-		return fmt.Errorf("recording db-sync Job %s on %s: %w", job.Name, cr.GetName(), err)
+		return fmt.Errorf("recording %s Job %s on %s: %w", strings.ReplaceAll(kind, "_", "-"), job.Name, cr.GetName(), err)
 	}
 	cr.SetAnnotations(target.GetAnnotations())
 	cr.SetResourceVersion(target.GetResourceVersion())
-	m.ObserveDBSync(cr.GetName(), cr.GetNamespace(), result, Duration(job))
+	m.ObserveJob(kind, cr.GetName(), cr.GetNamespace(), result, Duration(job))
 	return nil
 }

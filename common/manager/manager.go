@@ -37,6 +37,9 @@ type Operator[R any] struct {
 	LeaderElectionID string
 	// RecorderName is the events' reporting controller ("placement-controller").
 	RecorderName string
+	// Periodic are the metrics Job kinds of the operator's CronJob runs
+	// (Glance: metrics.JobDBPurge); db_sync is always counted.
+	Periodic []string
 	// AddToScheme registers the operator's API kinds.
 	AddToScheme func(*runtime.Scheme) error
 	// Setup registers the operator's controllers (each embedding base) and,
@@ -75,7 +78,7 @@ func New[R any](ctx context.Context, cfg *rest.Config, o *Options, op Operator[R
 	if err != nil {
 		return nil, none, fmt.Errorf("creating manager: %w", err)
 	}
-	m := opmetrics.New(op.MetricsPrefix, op.Profile.Service)
+	m := opmetrics.New(op.MetricsPrefix, op.Profile.Service, op.Periodic...)
 	m.Register(metrics.Registry)
 	resolver := &targetcluster.Resolver{
 		Local:     targetcluster.Target{Client: mgr.GetClient(), Reader: mgr.GetAPIReader(), Mapper: mgr.GetRESTMapper()},

@@ -1,6 +1,7 @@
 // Package metrics owns the Prometheus vectors of one operator: the pipeline
-// vectors (never deleted, no CR labels) and the per-CR db-sync collectors,
-// whose series are dropped when the CR's finalizer completes.
+// vectors (never deleted, no CR labels) and the per-CR Job collectors
+// (db-sync, and the runs of a periodic CronJob), whose series are dropped
+// when the CR's finalizer completes.
 package metrics
 
 import (
@@ -10,19 +11,37 @@ import (
 // UnknownCondition labels an error of a step that maps to no condition.
 const UnknownCondition = "UNKNOWN"
 
+// Job kinds with per-CR series: <prefix>_<kind>_total and _duration_seconds.
+const (
+	JobDBSync  = "db_sync"
+	JobDBPurge = "db_purge"
+	JobDBClean = "db_clean"
+)
+
+// JobSeries counts the terminal Jobs of one kind per CR.
+type JobSeries struct {
+	Total    *prometheus.CounterVec
+	Duration *prometheus.HistogramVec
+}
+
 // Set holds an operator's vectors under its prefix, e.g. placement_operator.
 type Set struct {
 	// KindLabel is the CR label of the per-CR series, e.g. placement.
-	KindLabel      string
-	Duration       *prometheus.HistogramVec
-	Errors         *prometheus.CounterVec
+	KindLabel string
+	Duration  *prometheus.HistogramVec
+	Errors    *prometheus.CounterVec
+	// DBSyncTotal and DBSyncDuration are Jobs[JobDBSync].
 	DBSyncTotal    *prometheus.CounterVec
 	DBSyncDuration *prometheus.HistogramVec
+	// Jobs are the per-CR series by Job kind: db_sync always, plus the
+	// periodic kinds New was given.
+	Jobs map[string]JobSeries
 }
 
 // New builds the vectors of an operator; register them with Register.
-func New(prefix, kindLabel string) *Set {
-	return &Set{
+// periodic names the kinds of CronJob runs it counts (Glance: db_purge).
+func New(prefix, kindLabel string, periodic ...string) *Set {
+	s := &Set{
 		KindLabel: kindLabel,
 		Duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    prefix + "_reconcile_duration_seconds",
@@ -33,32 +52,54 @@ func New(prefix, kindLabel string) *Set {
 			Name: prefix + "_reconcile_errors_total",
 			Help: "Errors returned by each sub-reconciler, by the condition it reports through.",
 		}, []string{"sub_reconciler", "condition_type"}),
-		DBSyncTotal: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: prefix + "_db_sync_total",
-			Help: "Terminal db-sync Jobs per CR, by result (succeeded or failed).",
-		}, []string{kindLabel, "namespace", "result"}),
-		DBSyncDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    prefix + "_db_sync_duration_seconds",
-			Help:    "Duration of terminal db-sync Jobs per CR, from creation to the terminal condition.",
-			Buckets: []float64{1, 5, 10, 30, 60, 120, 300, 600},
-		}, []string{kindLabel, "namespace"}),
+		Jobs: map[string]JobSeries{},
 	}
+	for _, kind := range append([]string{JobDBSync}, periodic...) {
+		s.Jobs[kind] = JobSeries{
+			Total: prometheus.NewCounterVec(prometheus.CounterOpts{
+				Name: prefix + "_" + kind + "_total",
+				Help: "Terminal " + kind + " Jobs per CR, by result (succeeded or failed).",
+			}, []string{kindLabel, "namespace", "result"}),
+			Duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+				Name:    prefix + "_" + kind + "_duration_seconds",
+				Help:    "Duration of terminal " + kind + " Jobs per CR, from creation to the terminal condition.",
+				Buckets: []float64{1, 5, 10, 30, 60, 120, 300, 600},
+			}, []string{kindLabel, "namespace"}),
+		}
+	}
+	s.DBSyncTotal, s.DBSyncDuration = s.Jobs[JobDBSync].Total, s.Jobs[JobDBSync].Duration
+	return s
 }
 
 // Register registers every vector; it panics on a duplicate, as at start-up it should.
 func (s *Set) Register(reg prometheus.Registerer) {
-	reg.MustRegister(s.Duration, s.Errors, s.DBSyncTotal, s.DBSyncDuration)
+	reg.MustRegister(s.Duration, s.Errors)
+	for _, j := range s.Jobs {
+		reg.MustRegister(j.Total, j.Duration)
+	}
 }
 
 // ObserveDBSync counts one terminal db-sync Job of a CR.
 func (s *Set) ObserveDBSync(name, namespace, result string, seconds float64) {
-	s.DBSyncTotal.WithLabelValues(name, namespace, result).Inc()
-	s.DBSyncDuration.WithLabelValues(name, namespace).Observe(seconds)
+	s.ObserveJob(JobDBSync, name, namespace, result, seconds)
+}
+
+// ObserveJob counts one terminal Job of kind of a CR; an unknown kind is
+// ignored (the operator did not ask for its series).
+func (s *Set) ObserveJob(kind, name, namespace, result string, seconds float64) {
+	j, ok := s.Jobs[kind]
+	if !ok {
+		return
+	}
+	j.Total.WithLabelValues(name, namespace, result).Inc()
+	j.Duration.WithLabelValues(name, namespace).Observe(seconds)
 }
 
 // DropCR deletes every per-CR series of one CR.
 func (s *Set) DropCR(name, namespace string) {
 	match := prometheus.Labels{s.KindLabel: name, "namespace": namespace}
-	s.DBSyncTotal.DeletePartialMatch(match)
-	s.DBSyncDuration.DeletePartialMatch(match)
+	for _, j := range s.Jobs {
+		j.Total.DeletePartialMatch(match)
+		j.Duration.DeletePartialMatch(match)
+	}
 }

@@ -86,3 +86,37 @@ func TestNamesCarryPrefixAndKindLabel(t *testing.T) {
 		}
 	}
 }
+
+// A periodic Job kind gets its own pair under the prefix; DropCR removes its
+// series of one CR only; an unrequested kind is ignored.
+func TestPeriodicJobSeries(t *testing.T) {
+	s := New("glance_operator", "glance", JobDBPurge)
+	reg := prometheus.NewPedanticRegistry()
+	s.Register(reg)
+	s.ObserveJob(JobDBPurge, "g", "ns", "failed", 4)
+	s.ObserveJob(JobDBPurge, "h", "ns", "succeeded", 2)
+	s.ObserveJob(JobDBClean, "g", "ns", "failed", 4)
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, mf := range mfs {
+		names = append(names, mf.GetName())
+	}
+	for _, want := range []string{"glance_operator_db_purge_total", "glance_operator_db_purge_duration_seconds"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("%s not gathered: %v", want, names)
+		}
+	}
+	if slices.Contains(names, "glance_operator_db_clean_total") {
+		t.Error("an unrequested kind was counted")
+	}
+	if v := testutil.ToFloat64(s.Jobs[JobDBPurge].Total.WithLabelValues("g", "ns", "failed")); v != 1 {
+		t.Errorf("g failed = %v", v)
+	}
+	s.DropCR("g", "ns")
+	if n := testutil.CollectAndCount(s.Jobs[JobDBPurge].Total); n != 1 {
+		t.Errorf("%d purge series after dropping g, want h's only", n)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/c5c3/openstack-operators/common/configartifact"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
 	"github.com/c5c3/openstack-operators/common/workload"
 )
@@ -65,6 +66,8 @@ func CacheOptions(managedBy string, namespaces ...string) cache.Options {
 var keptSecretLabels = []string{
 	workload.ManagedByLabel,
 	targetcluster.LabelOwnerKind, targetcluster.LabelOwnerName, targetcluster.LabelOwnerNamespace,
+	// Secret config artefacts are listed by it for pruning, from this cache.
+	configartifact.BaseLabel,
 }
 
 // TrimSecretMetadata is the cache transform of Secrets. The metadata-only

@@ -12,6 +12,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/resourceversion"
 
 	"github.com/c5c3/openstack-operators/common/metrics"
 )
@@ -56,6 +57,14 @@ func earliest(a, b Outcome) Outcome {
 type Scope[S any] interface {
 	Conditions() *[]metav1.Condition
 	Fork() S
+}
+
+// MetadataCarrier is a Scope whose parallel members may write the CR's
+// metadata (a merge-patched annotation, such as a Job UID counted once):
+// after the group the scope adopts the newest member's annotations and
+// resourceVersion, so the status write that follows does not conflict.
+type MetadataCarrier interface {
+	CRMeta() metav1.Object
 }
 
 // Step is one row of a step table. R is the reconciler, S its scope.
@@ -172,6 +181,7 @@ func (p *Pipeline[R, S]) runParallel(ctx context.Context, r R, s S, members []St
 	}
 	wg.Wait()
 	var out Outcome
+	adoptMetadata(s, forks)
 	for i, m := range members {
 		if c := meta.FindStatusCondition(*forks[i].Conditions(), m.Condition); c != nil {
 			meta.SetStatusCondition(s.Conditions(), *c)
@@ -181,4 +191,35 @@ func (p *Pipeline[R, S]) runParallel(ctx context.Context, r R, s S, members []St
 		}
 	}
 	return out, errors.Join(errs...)
+}
+
+// adoptMetadata copies into s the annotations and resourceVersion of the
+// fork that wrote the CR last, if any did (see MetadataCarrier).
+func adoptMetadata[S Scope[S]](s S, forks []S) {
+	into, ok := any(s).(MetadataCarrier)
+	if !ok {
+		return
+	}
+	dst := into.CRMeta()
+	var newest metav1.Object
+	for _, f := range forks {
+		m := any(f).(MetadataCarrier).CRMeta()
+		if m.GetResourceVersion() == dst.GetResourceVersion() {
+			continue
+		}
+		if newest == nil || newer(m.GetResourceVersion(), newest.GetResourceVersion()) {
+			newest = m
+		}
+	}
+	if newest != nil {
+		dst.SetAnnotations(newest.GetAnnotations())
+		dst.SetResourceVersion(newest.GetResourceVersion())
+	}
+}
+
+// newer compares resource versions as the integers the API server promises;
+// one that does not parse is taken as newer, as a write that happened.
+func newer(a, b string) bool {
+	c, err := resourceversion.CompareResourceVersion(a, b)
+	return err != nil || c > 0
 }

@@ -89,3 +89,7 @@ func (s *Scope) SetFalse(condType, reason, message string) {
 func (s *Scope) IsTrue(condType string) bool {
 	return meta.IsStatusConditionTrue(*s.Conditions(), condType)
 }
+
+// CRMeta lets the pipeline adopt a parallel member's write of the CR's
+// metadata (pipeline.MetadataCarrier).
+func (s *Scope) CRMeta() metav1.Object { return s.CR }

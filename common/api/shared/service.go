@@ -111,3 +111,11 @@ func (s *ServiceSpec) EffectiveKeystonePublicEndpoint() string {
 	}
 	return s.KeystonePublicEndpoint
 }
+
+// Phases of an expand-migrate-contract upgrade (status.upgradePhase).
+const (
+	PhaseExpanding     = "Expanding"
+	PhaseMigrating     = "Migrating"
+	PhaseRollingUpdate = "RollingUpdate"
+	PhaseContracting   = "Contracting"
+)

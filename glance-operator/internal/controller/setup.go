@@ -1,0 +1,147 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/c5c3/openstack-operators/common/operator"
+	"github.com/c5c3/openstack-operators/common/pipeline"
+	"github.com/c5c3/openstack-operators/common/targetcluster"
+	"github.com/c5c3/openstack-operators/common/watch"
+	"github.com/c5c3/openstack-operators/common/workload"
+	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
+)
+
+// +kubebuilder:rbac:groups=glance.openstack.c5c3.io,resources=glances;glancebackends,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=glance.openstack.c5c3.io,resources=glances/status;glancebackends/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=glance.openstack.c5c3.io,resources=glances/finalizers,verbs=update
+// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups="",resources=services;configmaps;secrets,verbs=get;list;watch;create;update;patch;delete
+// The health probe under --probe-via-apiserver GETs the API Service through the API server.
+// +kubebuilder:rbac:groups="",resources=services/proxy,verbs=get
+// +kubebuilder:rbac:groups=batch,resources=jobs;cronjobs,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=policy,resources=poddisruptionbudgets,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=autoscaling,resources=horizontalpodautoscalers,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=networking.k8s.io,resources=networkpolicies,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=k8s.mariadb.com,resources=databases;users;grants,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=k8s.mariadb.com,resources=mariadbs,verbs=get;list;watch
+// +kubebuilder:rbac:groups=external-secrets.io,resources=clustersecretstores;secretstores;externalsecrets,verbs=get;list;watch
+// +kubebuilder:rbac:groups=scheduling.k8s.io,resources=priorityclasses,verbs=get;list;watch
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+// +kubebuilder:rbac:groups="",resources=events,verbs=create;patch
+
+// Field indexes over GlanceBackends, registered by the Glance controller,
+// which must therefore be set up before the GlanceBackend controller.
+const (
+	// IndexGlanceRef holds spec.glanceRef.name.
+	IndexGlanceRef = "spec.glanceRef.name"
+	// IndexBackendSecret holds spec.s3.credentialsSecretRef.name.
+	IndexBackendSecret = "spec.s3.credentialsSecretRef.name"
+)
+
+// Mapper maps watched objects to Glances: directly referenced Secrets, and
+// an attached backend's credentials Secret.
+func (r *GlanceReconciler) Mapper() watch.Mapper {
+	m := watch.Mapper{Client: r.Client, Object: &glancev1.Glance{}, List: &glancev1.GlanceList{}, Kind: r.Profile.Kind}
+	m.AlsoBySecret = func(ctx context.Context, cluster string, secret client.Object) []reconcile.Request {
+		var out []reconcile.Request
+		for _, req := range r.backendsBySecret(ctx, secret) {
+			var g glancev1.Glance
+			if err := r.Client.Get(ctx, req.NamespacedName, &g); err == nil && g.Spec.TargetClusterName() == cluster {
+				out = append(out, req)
+			}
+		}
+		return out
+	}
+	return m
+}
+
+// SetupWithManager indexes the references, registers the watches and builds
+// the controller. A cluster without Gateway API gets no HTTPRoute watch.
+func (r *GlanceReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opts operator.ControllerOptions) error {
+	r.pipeline = pipeline.New(r.Metrics, steps...)
+	if err := r.Init(r.pipeline.Conditions()); err != nil {
+		return err
+	}
+	if err := addIndexes(ctx, mgr); err != nil {
+		return err
+	}
+	served, err := targetcluster.KindServed(mgr.GetRESTMapper(), workload.HTTPRouteGVK)
+	if err != nil {
+		return err
+	}
+	r.GatewayAPI = served
+	m := r.Mapper()
+	// A backend's status flip (CredentialsReady) is what wakes the
+	// aggregation: no generation filter, only resyncs dropped.
+	b := watch.Local(ctrl.NewControllerManagedBy(mgr).Named("glance"), m, r.Profile.Owned, served).
+		Watches(&glancev1.GlanceBackend{}, handler.EnqueueRequestsFromMapFunc(parentOf), builder.WithPredicates(watch.DropResyncs())).
+		WithOptions(opts.Controller())
+	c, err := b.Build(r)
+	if err != nil {
+		return fmt.Errorf("building glance controller: %w", err)
+	}
+	if r.Resolver != nil {
+		r.Resolver.OnEngage = watch.Remote(c, m, r.Profile.Owned, nil)
+	}
+	return nil
+}
+
+func addIndexes(ctx context.Context, mgr ctrl.Manager) error {
+	idx := mgr.GetFieldIndexer()
+	if err := watch.AddIndexes(ctx, idx, &glancev1.Glance{}); err != nil {
+		return err
+	}
+	if err := idx.IndexField(ctx, &glancev1.GlanceBackend{}, IndexGlanceRef, func(o client.Object) []string {
+		return []string{o.(*glancev1.GlanceBackend).Spec.GlanceRef.Name}
+	}); err != nil {
+		return err
+	}
+	return idx.IndexField(ctx, &glancev1.GlanceBackend{}, IndexBackendSecret, func(o client.Object) []string {
+		if s3 := o.(*glancev1.GlanceBackend).Spec.S3; s3 != nil {
+			return []string{s3.CredentialsSecretRef.Name}
+		}
+		return nil
+	})
+}
+
+// parentOf maps a GlanceBackend to the Glance it names.
+func parentOf(_ context.Context, o client.Object) []reconcile.Request {
+	b := o.(*glancev1.GlanceBackend)
+	return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: b.Namespace, Name: b.Spec.GlanceRef.Name}}}
+}
+
+// backendsBySecret maps a Secret to the Glances whose attached backends read
+// their credentials from it.
+func (r *GlanceReconciler) backendsBySecret(ctx context.Context, secret client.Object) []reconcile.Request {
+	var list glancev1.GlanceBackendList
+	if err := r.Client.List(ctx, &list, client.InNamespace(secret.GetNamespace()), client.MatchingFields{IndexBackendSecret: secret.GetName()}); err != nil {
+		log.FromContext(ctx).Error(err, "listing GlanceBackends for a Secret event")
+		return nil
+	}
+	var out []reconcile.Request
+	for i := range list.Items {
+		req := parentOf(ctx, &list.Items[i])[0]
+		if !containsReq(out, req) {
+			out = append(out, req)
+		}
+	}
+	return out
+}
+
+func containsReq(reqs []reconcile.Request, r reconcile.Request) bool {
+	for _, x := range reqs {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,78 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/c5c3/openstack-operators/common/configartifact"
+	"github.com/c5c3/openstack-operators/common/pipeline"
+	"github.com/c5c3/openstack-operators/common/service"
+	"github.com/c5c3/openstack-operators/common/workload"
+	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
+)
+
+// reconcileConfig renders glance-api.conf and the paste pipeline into an
+// immutable content-addressed ConfigMap and reports ExtraConfigHealthy. An
+// invalid backend projection renders nothing: the live Deployment's config
+// and backends names stay (none on a first install).
+func (r *GlanceReconciler) reconcileConfig(ctx context.Context, s *scope) (pipeline.Outcome, error) {
+	if s.projection == nil {
+		if err := r.lastGood(ctx, s); err != nil {
+			return pipeline.Continue(), service.ConfigFailed(&s.Scope, err)
+		}
+		return pipeline.Continue(), nil
+	}
+	if err := r.config(ctx, s); err != nil {
+		return pipeline.Continue(), service.ConfigFailed(&s.Scope, err)
+	}
+	r.ReportExtraConfig(&s.Scope, render.OwnedKeys)
+	return pipeline.Continue(), nil
+}
+
+func (r *GlanceReconciler) config(ctx context.Context, s *scope) error {
+	g := s.glance
+	rules, err := r.PolicyRules(ctx, &s.Scope)
+	if err != nil {
+		return err
+	}
+	data, err := render.ConfigData(g, s.projection.enabled, s.projection.defaultBackend, rules)
+	if err != nil {
+		return err
+	}
+	base := render.ConfigBase(g)
+	cm := configartifact.BuildConfigMap(g.Namespace, base, s.ID.Labels(), data)
+	if err := configartifact.EnsureConfigMap(ctx, s.Target.Client, s.Target.Reader, s.Owner, cm); err != nil {
+		return err
+	}
+	s.Config = cm.Name
+	return configartifact.PruneConfigMaps(ctx, s.Target.Client, s.Owner, g.Namespace, base, cm.Name)
+}
+
+// lastGood takes the config ConfigMap and backends Secret the live
+// Deployment mounts.
+func (r *GlanceReconciler) lastGood(ctx context.Context, s *scope) error {
+	var d appsv1.Deployment
+	err := s.Target.Client.Get(ctx, client.ObjectKey{Namespace: s.glance.Namespace, Name: s.glance.Name}, &d)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("reading Deployment %s for its last good config: %w", s.glance.Name, err)
+	}
+	if !s.Owner.Owns(&d) {
+		return nil
+	}
+	for _, v := range d.Spec.Template.Spec.Volumes {
+		switch {
+		case v.Name == workload.ConfigVolumeName && v.ConfigMap != nil:
+			s.Config = v.ConfigMap.Name
+		case v.Name == render.BackendsVolume && v.Secret != nil:
+			s.backendsSecret = v.Secret.SecretName
+		}
+	}
+	return nil
+}

@@ -1,0 +1,44 @@
+package controller
+
+import (
+	"time"
+
+	"context"
+
+	batchv1 "k8s.io/api/batch/v1"
+
+	"github.com/c5c3/openstack-operators/common/pipeline"
+	"github.com/c5c3/openstack-operators/common/upgrade"
+	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
+	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
+)
+
+// requeueBackends polls for a ready default backend (the database wait's interval).
+const requeueBackends = 30 * time.Second
+
+// reconcileDatabase provisions the schema, then runs db-sync at rest or the
+// expand-migrate-contract flow of a release upgrade. Without a rendered
+// config (no valid backend projection yet) there is nothing to migrate
+// with: the Deployment step still runs to report the same wait.
+func (r *GlanceReconciler) reconcileDatabase(ctx context.Context, s *scope) (pipeline.Outcome, error) {
+	if st := r.ProvisionDatabase(ctx, &s.Scope); st.Stop {
+		return st.Outcome, st.Err
+	}
+	if s.Config == "" || s.backendsSecret == "" {
+		s.SetFalse(glancev1.ConditionDatabaseReady, glancev1.ReasonWaitingForBackends, waitingForDefault)
+		return pipeline.ProceedAndRequeueAfter(requeueBackends), nil
+	}
+	g := s.glance
+	flow := upgrade.Flow{
+		R:      &r.Reconciler,
+		S:      &s.Scope,
+		Phase:  &g.Status.UpgradePhase,
+		DBSync: render.DBSyncJob(g, s.Config, s.DBTargetHash),
+		Job: func(phase string) *batchv1.Job {
+			return render.PhaseJob(g, phase, s.Config, s.DBTargetHash)
+		},
+	}
+	return flow.Run(ctx)
+}
+
+const waitingForDefault = "no ready default GlanceBackend has produced a rendered config yet"

@@ -1,0 +1,60 @@
+// Package manager describes the Glance operator to the shared bootstrap
+// (common/manager): its scheme, its two controllers and its webhooks.
+package manager
+
+import (
+	"context"
+
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	cmanager "github.com/c5c3/openstack-operators/common/manager"
+	"github.com/c5c3/openstack-operators/common/metrics"
+	"github.com/c5c3/openstack-operators/common/operator"
+	"github.com/c5c3/openstack-operators/common/service"
+	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
+	"github.com/c5c3/openstack-operators/glance-operator/internal/controller"
+)
+
+// Options are the operator's flags.
+type Options = cmanager.Options
+
+// MetricsPrefix prefixes the operator's metric names.
+const MetricsPrefix = "glance_operator"
+
+// Operator is the Glance operator.
+var Operator = cmanager.Operator[*controller.GlanceReconciler]{
+	Name:             "glance-operator",
+	Profile:          controller.Profile,
+	MetricsPrefix:    MetricsPrefix,
+	LeaderElectionID: "glance.openstack.c5c3.io",
+	RecorderName:     "glance-controller",
+	Periodic:         []string{metrics.JobDBPurge},
+	AddToScheme:      glancev1.AddToScheme,
+	Setup:            setup,
+}
+
+// New builds the manager with both controllers and, if enabled, the webhooks.
+func New(ctx context.Context, cfg *rest.Config, o *Options) (ctrl.Manager, *controller.GlanceReconciler, error) {
+	return cmanager.New(ctx, cfg, o, Operator)
+}
+
+// setup builds the Glance controller first: it registers the field indexes
+// the GlanceBackend controller uses.
+func setup(ctx context.Context, mgr ctrl.Manager, base service.Reconciler, o *Options) (*controller.GlanceReconciler, error) {
+	opts := operator.ControllerOptions{MaxConcurrentReconciles: o.MaxConcurrentReconciles}
+	r := &controller.GlanceReconciler{Reconciler: base}
+	if err := r.SetupWithManager(ctx, mgr, opts); err != nil {
+		return nil, err
+	}
+	backends := &controller.BackendReconciler{Client: mgr.GetClient(), Resolver: base.Resolver}
+	if err := backends.SetupWithManager(mgr, opts); err != nil {
+		return nil, err
+	}
+	if o.EnableWebhooks {
+		if err := registerWebhooks(mgr); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
