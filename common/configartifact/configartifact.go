@@ -16,10 +16,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/apply"
+	"github.com/c5c3/openstack-operators/common/workload"
 )
 
 // BaseLabel groups every generation of one artefact.
-const BaseLabel = "operators.c5c3.io/config-base"
+const BaseLabel = workload.ConfigBaseLabel
 
 // Keep is how many generations survive a prune, the current one included.
 const Keep = 3

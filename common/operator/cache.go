@@ -15,7 +15,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/c5c3/openstack-operators/common/configartifact"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
 	"github.com/c5c3/openstack-operators/common/workload"
 )
@@ -67,7 +66,7 @@ var keptSecretLabels = []string{
 	workload.ManagedByLabel,
 	targetcluster.LabelOwnerKind, targetcluster.LabelOwnerName, targetcluster.LabelOwnerNamespace,
 	// Secret config artefacts are listed by it for pruning, from this cache.
-	configartifact.BaseLabel,
+	workload.ConfigBaseLabel,
 }
 
 // TrimSecretMetadata is the cache transform of Secrets. The metadata-only

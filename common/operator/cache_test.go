@@ -15,7 +15,6 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 
-	"github.com/c5c3/openstack-operators/common/configartifact"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
 	"github.com/c5c3/openstack-operators/common/workload"
 )
@@ -148,7 +147,7 @@ func TestTrimSecretMetadata(t *testing.T) {
 		targetcluster.LabelOwnerKind:      "Placement",
 		targetcluster.LabelOwnerName:      "placement",
 		targetcluster.LabelOwnerNamespace: "openstack",
-		configartifact.BaseLabel:          "glance-backends",
+		workload.ConfigBaseLabel:          "glance-backends",
 	}
 	withOthers := map[string]string{"app.kubernetes.io/name": "placement", "team": "cloud"}
 	for k, v := range ownership {

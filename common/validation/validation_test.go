@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -35,6 +36,9 @@ func checkRules(t *testing.T, cases []ruleCase) {
 				if e.Type != w.typ || e.Field != w.path {
 					t.Errorf("error %d = %s at %s, want %s at %s (%v)", i, e.Type, e.Field, w.typ, w.path, e)
 				}
+				if !isASCII(e.Detail) {
+					t.Errorf("error %d detail %q is not ASCII", i, e.Detail)
+				}
 				for _, frag := range w.inMsg {
 					if !strings.Contains(e.Error(), frag) {
 						t.Errorf("error %d %q does not mention %q", i, e.Error(), frag)
@@ -43,6 +47,17 @@ func checkRules(t *testing.T, cases []ruleCase) {
 			}
 		})
 	}
+}
+
+// isASCII reports whether a user-visible message uses plain ASCII only, so it
+// reads the same in every terminal and log pipeline.
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] > unicode.MaxASCII {
+			return false
+		}
+	}
+	return true
 }
 
 func errTypes(l field.ErrorList) []string {

@@ -2,15 +2,17 @@ package validation
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
 )
 
-// Deployment checks replicas, grace, preStop, strategy and requests ≤ limits.
+// Deployment checks replicas, grace, preStop, strategy and requests <= limits.
 func Deployment(p *field.Path, d *shared.DeploymentSpec) field.ErrorList {
 	if d == nil {
 		return nil
@@ -42,7 +44,7 @@ func Deployment(p *field.Path, d *shared.DeploymentSpec) field.ErrorList {
 	return errs
 }
 
-// Harakiri must end before the pod is killed: below grace − preStop.
+// Harakiri must end before the pod is killed: below grace - preStop.
 func Harakiri(p *field.Path, u *shared.UWSGISpec, d *shared.DeploymentSpec) field.ErrorList {
 	if u == nil || u.Harakiri == nil {
 		return nil
@@ -50,7 +52,7 @@ func Harakiri(p *field.Path, u *shared.UWSGISpec, d *shared.DeploymentSpec) fiel
 	window := d.EffectiveGrace() - d.EffectivePreStop()
 	if int64(*u.Harakiri) >= window {
 		return field.ErrorList{field.Invalid(p, *u.Harakiri,
-			fmt.Sprintf("must be less than the drain window (terminationGracePeriodSeconds − preStopSleepSeconds = %d s)", window))}
+			fmt.Sprintf("must be less than the drain window (terminationGracePeriodSeconds - preStopSleepSeconds = %d s)", window))}
 	}
 	return nil
 }
@@ -91,31 +93,53 @@ func Autoscaling(p *field.Path, a *shared.AutoscalingSpec, replicas int32) field
 	return errs
 }
 
+// SpreadConstraints requires maxSkew, topologyKey and a known whenUnsatisfiable.
+// The upstream type has no omitempty, so the defaulting webhook's re-encoding
+// turns a missing field into a zero value the schema accepts.
+func SpreadConstraints(p *field.Path, d *shared.DeploymentSpec) field.ErrorList {
+	if d == nil {
+		return nil
+	}
+	var errs field.ErrorList
+	for i, c := range d.TopologySpreadConstraints {
+		ip := p.Index(i)
+		switch {
+		case c.MaxSkew == 0:
+			errs = append(errs, field.Required(ip.Child("maxSkew"), ""))
+		case c.MaxSkew < 0:
+			errs = append(errs, field.Invalid(ip.Child("maxSkew"), c.MaxSkew, "must be at least 1"))
+		}
+		if c.TopologyKey == "" {
+			errs = append(errs, field.Required(ip.Child("topologyKey"), ""))
+		}
+		switch c.WhenUnsatisfiable {
+		case corev1.DoNotSchedule, corev1.ScheduleAnyway:
+		case "":
+			errs = append(errs, field.Required(ip.Child("whenUnsatisfiable"), ""))
+		default:
+			errs = append(errs, field.NotSupported(ip.Child("whenUnsatisfiable"), c.WhenUnsatisfiable,
+				[]corev1.UnsatisfiableConstraintAction{corev1.DoNotSchedule, corev1.ScheduleAnyway}))
+		}
+	}
+	return errs
+}
+
 // SpreadSelectors require each constraint to select exactly the instance's pods.
+// The refusal shows the expected and the given selector in YAML flow style.
 func SpreadSelectors(p *field.Path, d *shared.DeploymentSpec, want map[string]string) field.ErrorList {
 	if d == nil {
 		return nil
 	}
 	var errs field.ErrorList
 	for i, c := range d.TopologySpreadConstraints {
-		ip := p.Index(i).Child("labelSelector")
-		if c.LabelSelector == nil || len(c.LabelSelector.MatchExpressions) > 0 || !equalMaps(c.LabelSelector.MatchLabels, want) {
-			errs = append(errs, field.Invalid(ip, "", fmt.Sprintf("must be matchLabels %v with no matchExpressions", want)))
+		ls := c.LabelSelector
+		if ls != nil && len(ls.MatchExpressions) == 0 && maps.Equal(ls.MatchLabels, want) {
+			continue
 		}
+		errs = append(errs, field.Invalid(p.Index(i).Child("labelSelector"), field.OmitValueType{},
+			fmt.Sprintf("must be exactly matchLabels %s with no matchExpressions; got %s", flowMap(want), describeSelector(ls))))
 	}
 	return errs
-}
-
-func equalMaps(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if bv, ok := b[k]; !ok || bv != v {
-			return false
-		}
-	}
-	return true
 }
 
 func sortedKeys[K ~string, V any](m map[K]V) []K {

@@ -1,6 +1,8 @@
 package validation
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -73,7 +75,7 @@ func TestHarakiri(t *testing.T) {
 		{name: "no harakiri", got: Harakiri(p, &shared.UWSGISpec{}, nil)},
 		{name: "below default window", got: Harakiri(p, &shared.UWSGISpec{Harakiri: i32(24)}, nil)},
 		{name: "equal to default window", got: Harakiri(p, &shared.UWSGISpec{Harakiri: i32(25)}, nil),
-			want: []want{{field.ErrorTypeInvalid, "spec.apiServer.uwsgi.harakiri", []string{"drain window", "= 25 s"}}}},
+			want: []want{{field.ErrorTypeInvalid, "spec.apiServer.uwsgi.harakiri", []string{"drain window (terminationGracePeriodSeconds - preStopSleepSeconds = 25 s)"}}}},
 		{name: "below custom window", got: Harakiri(p, &shared.UWSGISpec{Harakiri: i32(49)}, long)},
 		{name: "above custom window", got: Harakiri(p, &shared.UWSGISpec{Harakiri: i32(55)}, long),
 			want: []want{{field.ErrorTypeInvalid, "spec.apiServer.uwsgi.harakiri", []string{"= 50 s"}}}},
@@ -128,20 +130,77 @@ func TestSpreadSelectors(t *testing.T) {
 	d := func(cs ...corev1.TopologySpreadConstraint) *shared.DeploymentSpec {
 		return &shared.DeploymentSpec{TopologySpreadConstraints: cs}
 	}
-	bad := func(i string) []want {
-		return []want{{field.ErrorTypeInvalid, "spec.deployment.topologySpreadConstraints[" + i + "].labelSelector", []string{"no matchExpressions"}}}
+	const expected = "must be exactly matchLabels {app.kubernetes.io/instance: p, app.kubernetes.io/name: placement} with no matchExpressions; got "
+	bad := func(i, got string) []want {
+		return []want{{field.ErrorTypeInvalid, "spec.deployment.topologySpreadConstraints[" + i + "].labelSelector", []string{expected + got}}}
 	}
 	checkRules(t, []ruleCase{
 		{name: "nil deployment", got: SpreadSelectors(p, nil, sel)},
 		{name: "no constraints", got: SpreadSelectors(p, d(), sel)},
 		{name: "exact selector", got: SpreadSelectors(p, d(good, good), sel)},
-		{name: "nil selector", got: SpreadSelectors(p, d(tsc(nil)), sel), want: bad("0")},
+		{name: "nil selector", got: SpreadSelectors(p, d(tsc(nil)), sel), want: bad("0", "no labelSelector")},
+		{name: "empty selector", got: SpreadSelectors(p, d(tsc(&metav1.LabelSelector{})), sel), want: bad("0", "matchLabels {}")},
 		{name: "matchExpressions", got: SpreadSelectors(p, d(good, tsc(&metav1.LabelSelector{MatchLabels: sel,
-			MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "x", Operator: metav1.LabelSelectorOpExists}}})), sel), want: bad("1")},
-		{name: "subset of labels", got: SpreadSelectors(p, d(tsc(&metav1.LabelSelector{MatchLabels: map[string]string{"app.kubernetes.io/name": "placement"}})), sel), want: bad("0")},
+			MatchExpressions: []metav1.LabelSelectorRequirement{
+				{Key: "x", Operator: metav1.LabelSelectorOpExists},
+				{Key: "tier", Operator: metav1.LabelSelectorOpIn, Values: []string{"api", "2025.2"}}}})), sel),
+			want: bad("1", "matchLabels {app.kubernetes.io/instance: p, app.kubernetes.io/name: placement}, "+
+				`matchExpressions [{key: x, operator: Exists}, {key: tier, operator: In, values: [api, "2025.2"]}]`)},
+		{name: "subset of labels", got: SpreadSelectors(p, d(tsc(&metav1.LabelSelector{MatchLabels: map[string]string{"app": "placement"}})), sel),
+			want: bad("0", "matchLabels {app: placement}")},
 		{name: "extra label", got: SpreadSelectors(p, d(tsc(&metav1.LabelSelector{MatchLabels: map[string]string{
-			"app.kubernetes.io/name": "placement", "app.kubernetes.io/instance": "p", "tier": "api"}})), sel), want: bad("0")},
+			"tier": "api", "app.kubernetes.io/name": "placement", "app.kubernetes.io/instance": "p"}})), sel),
+			want: bad("0", "matchLabels {app.kubernetes.io/instance: p, app.kubernetes.io/name: placement, tier: api}")},
 		{name: "other instance", got: SpreadSelectors(p, d(tsc(&metav1.LabelSelector{MatchLabels: map[string]string{
-			"app.kubernetes.io/name": "placement", "app.kubernetes.io/instance": "q"}})), sel), want: bad("0")},
+			"app.kubernetes.io/name": "placement", "app.kubernetes.io/instance": "q"}})), sel),
+			want: bad("0", "matchLabels {app.kubernetes.io/instance: q, app.kubernetes.io/name: placement}")},
+		{name: "values YAML would misread are quoted", got: SpreadSelectors(p, d(tsc(&metav1.LabelSelector{MatchLabels: map[string]string{
+			"on": "true", "a: b": "", "x": "caf\u00e9\n"}})), sel),
+			want: bad("0", `matchLabels {"a: b": "", "on": "true", x: "caf\u00e9\n"}`)},
+	})
+}
+
+// The message must read the same on every run although both selectors are maps.
+func TestSpreadSelectorsMessageIsStable(t *testing.T) {
+	p := field.NewPath("spec", "deployment", "topologySpreadConstraints")
+	want := map[string]string{}
+	got := map[string]string{}
+	for i := range 20 {
+		want[fmt.Sprintf("want-%02d", i)] = "v"
+		got[fmt.Sprintf("got-%02d", i)] = "v"
+	}
+	d := &shared.DeploymentSpec{TopologySpreadConstraints: []corev1.TopologySpreadConstraint{{
+		LabelSelector: &metav1.LabelSelector{MatchLabels: got}}}}
+	first := SpreadSelectors(p, d, want)[0].Error()
+	if !strings.Contains(first, "{want-00: v, want-01: v, ") || !strings.Contains(first, "got matchLabels {got-00: v, got-01: v, ") {
+		t.Fatalf("keys not sorted: %s", first)
+	}
+	for range 50 {
+		if again := SpreadSelectors(p, d, want)[0].Error(); again != first {
+			t.Fatalf("message changed between runs:\n%s\n%s", first, again)
+		}
+	}
+}
+
+func TestSpreadConstraints(t *testing.T) {
+	p := field.NewPath("spec", "deployment", "topologySpreadConstraints")
+	d := func(cs ...corev1.TopologySpreadConstraint) *shared.DeploymentSpec {
+		return &shared.DeploymentSpec{TopologySpreadConstraints: cs}
+	}
+	good := corev1.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: "topology.kubernetes.io/zone", WhenUnsatisfiable: corev1.DoNotSchedule}
+	path := func(i, f string) string { return "spec.deployment.topologySpreadConstraints[" + i + "]." + f }
+	checkRules(t, []ruleCase{
+		{name: "nil deployment", got: SpreadConstraints(p, nil)},
+		{name: "complete", got: SpreadConstraints(p, d(good, good))},
+		{name: "fields missing", got: SpreadConstraints(p, d(good, corev1.TopologySpreadConstraint{})), want: []want{
+			{field.ErrorTypeRequired, path("1", "maxSkew"), []string{"Required value"}},
+			{field.ErrorTypeRequired, path("1", "topologyKey"), []string{"Required value"}},
+			{field.ErrorTypeRequired, path("1", "whenUnsatisfiable"), []string{"Required value"}},
+		}},
+		{name: "negative skew, unknown action", got: SpreadConstraints(p, d(corev1.TopologySpreadConstraint{
+			MaxSkew: -1, TopologyKey: "kubernetes.io/hostname", WhenUnsatisfiable: "Sometimes"})), want: []want{
+			{field.ErrorTypeInvalid, path("0", "maxSkew"), []string{"must be at least 1"}},
+			{field.ErrorTypeNotSupported, path("0", "whenUnsatisfiable"), []string{`"DoNotSchedule", "ScheduleAnyway"`}},
+		}},
 	})
 }

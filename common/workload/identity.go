@@ -7,6 +7,9 @@ const (
 	ManagedByLabel = "app.kubernetes.io/managed-by"
 	ComponentLabel = "app.kubernetes.io/component"
 	ComponentAPI   = "api"
+	// ConfigBaseLabel groups every generation of one content-addressed
+	// config artefact (see configartifact).
+	ConfigBaseLabel = "operators.c5c3.io/config-base"
 )
 
 // Identity names one service instance; it is the source of every child's

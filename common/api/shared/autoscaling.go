@@ -10,7 +10,8 @@ type AutoscalingSpec struct {
 	MinReplicas *int32 `json:"minReplicas,omitempty"`
 	// MaxReplicas of the autoscaler.
 	// +kubebuilder:validation:Minimum=1
-	MaxReplicas int32 `json:"maxReplicas"`
+	// +required
+	MaxReplicas int32 `json:"maxReplicas,omitempty"`
 	// TargetCPUUtilization in percent of the CPU request.
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=100

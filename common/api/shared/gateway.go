@@ -7,7 +7,8 @@ type GatewaySpec struct {
 	// +required
 	Hostname string `json:"hostname,omitempty"`
 	// ParentRef names the Gateway.
-	ParentRef GatewayParentRef `json:"parentRef"`
+	// +required
+	ParentRef GatewayParentRef `json:"parentRef,omitzero"`
 	// Path prefix of the route; "/" when unset, a leading "/" is added.
 	// +optional
 	Path string `json:"path,omitempty"`

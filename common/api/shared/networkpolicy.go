@@ -9,7 +9,8 @@ import (
 type NetworkPolicySpec struct {
 	// Ingress lists the sources allowed to reach the API port; at least one.
 	// +kubebuilder:validation:MinItems=1
-	Ingress []NetworkPolicyIngressSource `json:"ingress"`
+	// +required
+	Ingress []NetworkPolicyIngressSource `json:"ingress,omitzero"`
 	// AdditionalEgress rules appended verbatim after the derived ones.
 	// +optional
 	AdditionalEgress []networkingv1.NetworkPolicyEgressRule `json:"additionalEgress,omitempty"`

@@ -2,11 +2,13 @@ package webhook_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
-	"github.com/c5c3/openstack-operators/placement-operator/internal/fixture"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +21,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -30,6 +33,7 @@ import (
 	"github.com/c5c3/openstack-operators/common/testenv"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/catalog"
+	"github.com/c5c3/openstack-operators/placement-operator/internal/fixture"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/webhook"
 )
 
@@ -295,10 +299,10 @@ func refusals() []refusal {
 		{"preStop not below grace, both set", func(p *placementv1.Placement) {
 			d := withDeployment(p)
 			d.TerminationGracePeriodSeconds, d.PreStopSleepSeconds = new(int64(20)), new(int64(20))
-		}, "S", []string{"spec.deployment", "preStopSleepSeconds must be less than"}},
-		{"effective preStop not below effective grace", func(p *placementv1.Placement) {
+		}, "S", []string{"spec.deployment", "preStopSleepSeconds (default 5) must be less than"}},
+		{"effective preStop not below default grace", func(p *placementv1.Placement) {
 			withDeployment(p).PreStopSleepSeconds = new(int64(30))
-		}, "V", []string{"spec.deployment.preStopSleepSeconds", "(30 s)", "(30 s)"}},
+		}, "S", []string{"spec.deployment", "terminationGracePeriodSeconds (default 30)"}},
 		{"harakiri not below drain window", func(p *placementv1.Placement) {
 			p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &shared.UWSGISpec{Harakiri: new(int32(25))}}
 		}, "V", []string{"spec.apiServer.uwsgi.harakiri", "drain window"}},
@@ -325,12 +329,12 @@ func refusals() []refusal {
 		}, "S", []string{"spec.networkPolicy.ingress"}},
 		{"gateway hostname empty", func(p *placementv1.Placement) {
 			p.Spec.Gateway = &shared.GatewaySpec{ParentRef: shared.GatewayParentRef{Name: "gw"}}
-		}, "S", []string{"spec.gateway.hostname"}},
-		{"gateway parentRef name empty", func(p *placementv1.Placement) {
+		}, "S", []string{"spec.gateway.hostname: Required value"}},
+		{"gateway parentRef empty", func(p *placementv1.Placement) {
 			p.Spec.Gateway = &shared.GatewaySpec{Hostname: "placement.example.org"}
-		}, "S", []string{"spec.gateway.parentRef.name"}},
+		}, "S", []string{"spec.gateway.parentRef: Required value"}},
 		{"keystoneEndpoint unset", func(p *placementv1.Placement) { p.Spec.KeystoneEndpoint = "" },
-			"S", []string{"spec.keystoneEndpoint"}},
+			"S", []string{"spec.keystoneEndpoint: Required value"}},
 		{"keystoneEndpoint scheme", func(p *placementv1.Placement) { p.Spec.KeystoneEndpoint = "ftp://keystone" },
 			"S", []string{"spec.keystoneEndpoint"}},
 		{"keystoneEndpoint unparseable", func(p *placementv1.Placement) { p.Spec.KeystoneEndpoint = "http://key stone:5000" },
@@ -362,13 +366,13 @@ func refusals() []refusal {
 			p.Spec.PolicyOverrides = &shared.PolicyOverrides{Rules: map[string]string{"admin_api": ""}}
 		}, "S", []string{"spec.policyOverrides", "must not be empty"}},
 		{"secretStoreRef name empty", func(p *placementv1.Placement) { p.Spec.SecretStoreRef = &shared.SecretStoreRef{} },
-			"S", []string{"spec.secretStoreRef.name"}},
+			"S", []string{"spec.secretStoreRef.name: Required value"}},
 		{"secretStoreRef kind", func(p *placementv1.Placement) {
 			p.Spec.SecretStoreRef = &shared.SecretStoreRef{Kind: "Vault", Name: "v"}
 		},
 			"S", []string{"spec.secretStoreRef.kind"}},
 		{"targetClusterRef name empty", func(p *placementv1.Placement) { p.Spec.TargetClusterRef = &shared.TargetClusterRef{} },
-			"S", []string{"spec.targetClusterRef.name"}},
+			"S", []string{"spec.targetClusterRef.name: Required value"}},
 		{"request above limit", func(p *placementv1.Placement) {
 			withDeployment(p).Resources = corev1.ResourceRequirements{
 				Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")},
@@ -377,10 +381,12 @@ func refusals() []refusal {
 		{"PriorityClass missing", func(p *placementv1.Placement) { withDeployment(p).PriorityClassName = new("no-such-class") },
 			"V", []string{"spec.deployment.priorityClassName", "Not found"}},
 		{"spread selector", func(p *placementv1.Placement) {
+			p.Name = "refused-spread" // the expected selector names the instance
 			withDeployment(p).TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{
 				MaxSkew: 1, TopologyKey: "kubernetes.io/hostname", WhenUnsatisfiable: corev1.ScheduleAnyway,
-				LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app.kubernetes.io/name": "placement"}}}}
-		}, "V", []string{"spec.deployment.topologySpreadConstraints[0].labelSelector"}},
+				LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "placement"}}}}
+		}, "V", []string{"spec.deployment.topologySpreadConstraints[0].labelSelector: Invalid value: must be exactly matchLabels " +
+			"{app.kubernetes.io/instance: refused-spread, app.kubernetes.io/name: placement} with no matchExpressions; got matchLabels {app: placement}"}},
 		{"extraConfig empty key", func(p *placementv1.Placement) {
 			p.Spec.ExtraConfig = map[string]map[string]string{"placement": {"": "1"}}
 		}, "V", []string{"spec.extraConfig[placement][]", "key must not be empty"}},
@@ -548,6 +554,182 @@ func TestRefusesReleaseOutsidePattern(t *testing.T) {
 	p := newPlacement("bad-release")
 	p.Spec.OpenStackRelease = "2025.3"
 	checkRefused(t, k8s.Create(context.Background(), p), "S", []string{"spec.openStackRelease"})
+}
+
+// A manifest without a required field is refused as that field missing, never
+// as an empty value failing its pattern: the defaulting webhook re-encodes the
+// object, and that must not put the field back as "" or {}.
+func TestRefusesMissingRequiredField(t *testing.T) {
+	cases := []struct {
+		drop []string                       // path removed from the manifest; an index selects a list item
+		with func(p *placementv1.Placement) // adds the optional block the field lives in
+		want []string                       // fields reported missing; the dropped one when nil
+	}{
+		{drop: []string{"spec", "openStackRelease"}},
+		{drop: []string{"spec", "keystoneEndpoint"}},
+		{drop: []string{"spec", "image"}},
+		{drop: []string{"spec", "image", "repository"}},
+		{drop: []string{"spec", "database"}},
+		{drop: []string{"spec", "database", "database"}},
+		{drop: []string{"spec", "database", "secretRef"}},
+		{drop: []string{"spec", "database", "secretRef", "name"}},
+		{drop: []string{"spec", "database", "clusterRef", "name"}},
+		{drop: []string{"spec", "database", "tls", "caBundleSecretRef", "name"}, with: func(p *placementv1.Placement) {
+			p.Spec.Database.TLS = &shared.DatabaseTLS{Mode: shared.TLSVerifyCA, CABundleSecretRef: &shared.SecretKeyRef{Name: "db-ca"}}
+		}},
+		{drop: []string{"spec", "cache"}},
+		{drop: []string{"spec", "cache", "clusterRef", "name"}},
+		{drop: []string{"spec", "serviceUser"}},
+		{drop: []string{"spec", "serviceUser", "secretRef"}},
+		{drop: []string{"spec", "serviceUser", "secretRef", "name"}},
+		{drop: []string{"spec", "gateway", "hostname"}, with: withGateway},
+		{drop: []string{"spec", "gateway", "parentRef"}, with: withGateway},
+		{drop: []string{"spec", "gateway", "parentRef", "name"}, with: withGateway},
+		{drop: []string{"spec", "secretStoreRef", "name"}, with: func(p *placementv1.Placement) {
+			p.Spec.SecretStoreRef = &shared.SecretStoreRef{Kind: shared.SecretStoreKind, Name: "vault"}
+		}},
+		{drop: []string{"spec", "targetClusterRef", "name"}, with: func(p *placementv1.Placement) {
+			p.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "edge-a"}
+		}},
+		{drop: []string{"spec", "policyOverrides", "configMapRef", "name"}, with: func(p *placementv1.Placement) {
+			p.Spec.PolicyOverrides = &shared.PolicyOverrides{ConfigMapRef: &shared.LocalObjectRef{Name: "policy"}}
+		}},
+		{drop: []string{"spec", "autoscaling", "maxReplicas"}, with: func(p *placementv1.Placement) {
+			p.Spec.Autoscaling = &shared.AutoscalingSpec{MaxReplicas: 5, TargetCPUUtilization: new(int32(80))}
+		}},
+		{drop: []string{"spec", "networkPolicy", "ingress"}, with: withNetworkPolicy},
+		{drop: []string{"spec", "deployment", "topologySpreadConstraints", "0", "topologyKey"}, with: withSpread},
+		{drop: []string{"spec", "deployment", "topologySpreadConstraints", "0", "whenUnsatisfiable"}, with: withSpread},
+		{drop: []string{"spec", "deployment", "topologySpreadConstraints", "0", "maxSkew"}, with: withSpread},
+		{drop: []string{"spec"}, want: []string{"spec.cache", "spec.database", "spec.image",
+			"spec.keystoneEndpoint", "spec.openStackRelease", "spec.serviceUser"}},
+	}
+	for i, tc := range cases {
+		want := tc.want
+		if want == nil {
+			want = []string{fieldPath(tc.drop)}
+		}
+		t.Run(fieldPath(tc.drop), func(t *testing.T) {
+			p := newPlacement(fmt.Sprintf("missing-%02d", i))
+			if tc.with != nil {
+				tc.with(p)
+			}
+			manifest := asManifest(t, p)
+			dropField(t, manifest.Object, tc.drop)
+			err := k8s.Create(context.Background(), manifest)
+			checkMissing(t, err, want)
+		})
+	}
+}
+
+func withGateway(p *placementv1.Placement) {
+	p.Spec.Gateway = &shared.GatewaySpec{Hostname: "placement.example.org", ParentRef: shared.GatewayParentRef{Name: "gw"}}
+}
+
+func withNetworkPolicy(p *placementv1.Placement) {
+	p.Spec.NetworkPolicy = &shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{{
+		NamespaceSelector: metav1.LabelSelector{MatchLabels: map[string]string{"kubernetes.io/metadata.name": "gateway"}}}}}
+}
+
+func withSpread(p *placementv1.Placement) {
+	withDeployment(p).TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{
+		MaxSkew: 1, TopologyKey: "kubernetes.io/hostname", WhenUnsatisfiable: corev1.ScheduleAnyway,
+		LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{
+			"app.kubernetes.io/name": "placement", "app.kubernetes.io/instance": p.Name}}}}
+}
+
+// asManifest is p as the JSON map a user's manifest decodes to.
+func asManifest(t *testing.T, p *placementv1.Placement) *unstructured.Unstructured {
+	t.Helper()
+	raw, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := &unstructured.Unstructured{}
+	if err := json.Unmarshal(raw, &u.Object); err != nil {
+		t.Fatal(err)
+	}
+	u.SetGroupVersionKind(placementv1.GroupVersion.WithKind("Placement"))
+	return u
+}
+
+// fieldPath spells path as the API server names a field: spec.a[0].b.
+func fieldPath(path []string) string {
+	var b strings.Builder
+	for i, k := range path {
+		switch _, err := strconv.Atoi(k); {
+		case err == nil:
+			b.WriteString("[" + k + "]")
+		case i > 0:
+			b.WriteString("." + k)
+		default:
+			b.WriteString(k)
+		}
+	}
+	return b.String()
+}
+
+// dropField removes the field at path; a numeric element indexes a list.
+func dropField(t *testing.T, obj map[string]any, path []string) {
+	t.Helper()
+	var cur any = obj
+	for _, k := range path[:len(path)-1] {
+		switch c := cur.(type) {
+		case map[string]any:
+			cur = c[k]
+		case []any:
+			i, err := strconv.Atoi(k)
+			if err != nil || i >= len(c) {
+				t.Fatalf("no item %s in %v", k, path)
+			}
+			cur = c[i]
+		}
+	}
+	m, ok := cur.(map[string]any)
+	if _, present := m[path[len(path)-1]]; !ok || !present {
+		t.Fatalf("manifest has no %v to drop", path)
+	}
+	delete(m, path[len(path)-1])
+}
+
+// checkMissing wants a 422 whose every cause is one of the fields, reported
+// as a missing value; no cause may be a pattern or value check on "". The API
+// server's note that it skipped the CEL rules of an invalid object is allowed.
+func checkMissing(t *testing.T, err error, fields []string) {
+	t.Helper()
+	if err == nil {
+		t.Fatal("admitted")
+	}
+	var status apierrors.APIStatus
+	if !errors.As(err, &status) || !apierrors.IsInvalid(err) {
+		t.Fatalf("error is %v (reason %s), want Invalid", err, apierrors.ReasonForError(err))
+	}
+	msg := err.Error()
+	for _, f := range fields {
+		if !strings.Contains(msg, f+": Required value") {
+			t.Errorf("error does not report %s as a Required value: %v", f, msg)
+		}
+	}
+	for _, bad := range []string{"should match", "pattern", `Invalid value: ""`} {
+		if strings.Contains(msg, bad) {
+			t.Errorf("error contains %q: %v", bad, msg)
+		}
+	}
+	var got []string
+	for _, c := range status.Status().Details.Causes {
+		if strings.Contains(c.Message, "some validation rules were not checked") {
+			continue
+		}
+		got = append(got, fmt.Sprintf("%s %s", c.Type, c.Field))
+	}
+	var want []string
+	for _, f := range fields {
+		want = append(want, fmt.Sprintf("%s %s", metav1.CauseTypeFieldValueRequired, f))
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("causes = %q, want %q\n%v", got, want, msg)
+	}
 }
 
 // A Placement whose PriorityClass disappeared must still be deletable: the

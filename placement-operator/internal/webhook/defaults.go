@@ -3,6 +3,7 @@ package webhook
 
 import (
 	"context"
+	"reflect"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -36,7 +37,9 @@ func Apply(p *placementv1.Placement) {
 	if s.Deployment.Replicas == 0 {
 		s.Deployment.Replicas = shared.DefaultReplicas
 	}
-	if s.Cache.Backend == "" {
+	// Cache and service-user defaults go only into blocks the user wrote: a
+	// required block left out stays out, so the schema reports it as missing.
+	if !reflect.ValueOf(s.Cache).IsZero() && s.Cache.Backend == "" {
 		s.Cache.Backend = shared.DefaultCacheBackend
 	}
 	if s.Logging == nil {
@@ -51,12 +54,15 @@ func Apply(p *placementv1.Placement) {
 	if s.Logging.Debug == nil {
 		s.Logging.Debug = new(bool)
 	}
-	u := &s.ServiceUser
-	setIfEmpty(&u.Username, placementv1.ServiceName)
-	setIfEmpty(&u.ProjectName, "service")
-	setIfEmpty(&u.UserDomainName, "Default")
-	setIfEmpty(&u.ProjectDomainName, "Default")
-	setIfEmpty(&u.SecretRef.Key, shared.DefaultPasswordKey)
+	if u := &s.ServiceUser; *u != (shared.ServiceUserSpec{}) {
+		setIfEmpty(&u.Username, placementv1.ServiceName)
+		setIfEmpty(&u.ProjectName, "service")
+		setIfEmpty(&u.UserDomainName, "Default")
+		setIfEmpty(&u.ProjectDomainName, "Default")
+		if u.SecretRef != (shared.SecretKeyRef{}) {
+			setIfEmpty(&u.SecretRef.Key, shared.DefaultPasswordKey)
+		}
+	}
 	if s.APIServer != nil && s.APIServer.UWSGI != nil {
 		w := s.APIServer.UWSGI
 		if w.Processes == 0 {

@@ -2,7 +2,7 @@ package webhook
 
 import (
 	"context"
-	"github.com/c5c3/openstack-operators/placement-operator/internal/fixture"
+	"reflect"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
+	"github.com/c5c3/openstack-operators/placement-operator/internal/fixture"
 )
 
 // bare is a Placement with only the required fields, as a user writes it.
@@ -198,5 +199,34 @@ func TestDefaultReplicasKeptUnderAutoscaling(t *testing.T) {
 	Apply(p)
 	if p.Spec.Deployment.Replicas != 2 || p.Spec.Autoscaling.MinReplicas != nil {
 		t.Errorf("replicas = %d, minReplicas = %v", p.Spec.Deployment.Replicas, p.Spec.Autoscaling.MinReplicas)
+	}
+}
+
+// A required block the user left out stays out, so the schema refuses it as
+// missing; defaults fill only blocks the user wrote.
+func TestDefaultLeavesOmittedRequiredBlocksOut(t *testing.T) {
+	p := bare()
+	p.Spec.Cache = shared.CacheSpec{}
+	p.Spec.ServiceUser = shared.ServiceUserSpec{}
+	Apply(p)
+	if !reflect.ValueOf(p.Spec.Cache).IsZero() {
+		t.Errorf("cache materialized: %+v", p.Spec.Cache)
+	}
+	if p.Spec.ServiceUser != (shared.ServiceUserSpec{}) {
+		t.Errorf("serviceUser materialized: %+v", p.Spec.ServiceUser)
+	}
+
+	p = bare()
+	p.Spec.ServiceUser = shared.ServiceUserSpec{Username: "svc"}
+	Apply(p)
+	if u := p.Spec.ServiceUser; u.ProjectName != "service" || u.SecretRef != (shared.SecretKeyRef{}) {
+		t.Errorf("serviceUser = %+v, want identity defaults and no secretRef", u)
+	}
+
+	p = bare()
+	p.Spec.Cache = shared.CacheSpec{Replicas: 3} // the schema default of a written `cache: {}`
+	Apply(p)
+	if p.Spec.Cache.Backend != shared.DefaultCacheBackend {
+		t.Errorf("cache.backend = %q in a written cache block", p.Spec.Cache.Backend)
 	}
 }

@@ -92,7 +92,9 @@ func Spec(p, old *placementv1.Placement) field.ErrorList {
 	errs = append(errs, validation.ServiceUser(sp.Child("serviceUser"), s.ServiceUser)...)
 	errs = append(errs, validation.Logging(sp.Child("logging"), s.Logging)...)
 	errs = append(errs, validation.SecretStoreRef(sp.Child("secretStoreRef"), s.SecretStoreRef)...)
-	errs = append(errs, validation.SpreadSelectors(sp.Child("deployment", "topologySpreadConstraints"), s.Deployment,
+	tp := sp.Child("deployment", "topologySpreadConstraints")
+	errs = append(errs, validation.SpreadConstraints(tp, s.Deployment)...)
+	errs = append(errs, validation.SpreadSelectors(tp, s.Deployment,
 		map[string]string{"app.kubernetes.io/name": placementv1.ServiceName, "app.kubernetes.io/instance": p.Name})...)
 	return errs
 }

@@ -89,14 +89,23 @@ func TestSpecValidHasNoErrors(t *testing.T) {
 
 // One case per rule of placement-api.md §4.2 that the webhook enforces
 // without a lookup.
-func TestSpecRules(t *testing.T) {
-	cases := []struct {
-		name    string
-		mut     func(p *placementv1.Placement)
-		old     func(p *placementv1.Placement) // nil: CREATE
-		want    []fieldErr
-		message string // substring of the first error's detail
-	}{
+// spread is a topology spread constraint with every required field set.
+func spread(ls *metav1.LabelSelector) corev1.TopologySpreadConstraint {
+	return corev1.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: "kubernetes.io/hostname",
+		WhenUnsatisfiable: corev1.ScheduleAnyway, LabelSelector: ls}
+}
+
+// specRule is one invalid Placement and the errors Spec reports for it.
+type specRule struct {
+	name    string
+	mut     func(p *placementv1.Placement)
+	old     func(p *placementv1.Placement) // nil: CREATE
+	want    []fieldErr
+	message string // substring of the first error's detail
+}
+
+func specRules() []specRule {
+	return []specRule{
 		{name: "targetClusterRef name changed", mut: func(p *placementv1.Placement) {
 			p.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "b"}
 		}, old: func(p *placementv1.Placement) { p.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "a"} },
@@ -144,7 +153,7 @@ func TestSpecRules(t *testing.T) {
 			message: "preStop sleep (30 s) must be less than the termination grace period (30 s)"},
 		{name: "harakiri not below drain window", mut: func(p *placementv1.Placement) {
 			p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &shared.UWSGISpec{Harakiri: new(int32(25))}}
-		}, want: []fieldErr{invalid("spec.apiServer.uwsgi.harakiri")}, message: "drain window (terminationGracePeriodSeconds − preStopSleepSeconds = 25 s)"},
+		}, want: []fieldErr{invalid("spec.apiServer.uwsgi.harakiri")}, message: "drain window (terminationGracePeriodSeconds - preStopSleepSeconds = 25 s)"},
 		{name: "harakiri against explicit grace and preStop", mut: func(p *placementv1.Placement) {
 			deployment(p).TerminationGracePeriodSeconds, deployment(p).PreStopSleepSeconds = new(int64(60)), new(int64(20))
 			p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &shared.UWSGISpec{Harakiri: new(int32(40))}}
@@ -220,18 +229,28 @@ func TestSpecRules(t *testing.T) {
 			deployment(p).Resources.Requests[corev1.ResourceMemory] = resource.MustParse("2Gi")
 		}, want: []fieldErr{invalid("spec.deployment.resources.requests[memory]")}, message: "memory request must not exceed limit"},
 		{name: "spread selector with other labels", mut: func(p *placementv1.Placement) {
-			deployment(p).TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{
-				LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app.kubernetes.io/name": "placement"}}}}
-		}, want: []fieldErr{invalid("spec.deployment.topologySpreadConstraints[0].labelSelector")}},
+			deployment(p).TopologySpreadConstraints = []corev1.TopologySpreadConstraint{
+				spread(&metav1.LabelSelector{MatchLabels: map[string]string{"app.kubernetes.io/name": "placement"}})}
+		}, want: []fieldErr{invalid("spec.deployment.topologySpreadConstraints[0].labelSelector")},
+			message: "must be exactly matchLabels {app.kubernetes.io/instance: placement, app.kubernetes.io/name: placement} " +
+				"with no matchExpressions; got matchLabels {app.kubernetes.io/name: placement}"},
 		{name: "spread selector with matchExpressions", mut: func(p *placementv1.Placement) {
-			deployment(p).TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{}, {
-				LabelSelector: &metav1.LabelSelector{
-					MatchLabels:      map[string]string{"app.kubernetes.io/name": "placement", "app.kubernetes.io/instance": "placement"},
-					MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "x", Operator: metav1.LabelSelectorOpExists}}}}}
+			deployment(p).TopologySpreadConstraints = []corev1.TopologySpreadConstraint{spread(nil), spread(&metav1.LabelSelector{
+				MatchLabels:      map[string]string{"app.kubernetes.io/name": "placement", "app.kubernetes.io/instance": "placement"},
+				MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "x", Operator: metav1.LabelSelectorOpExists}}})}
 		}, want: []fieldErr{invalid("spec.deployment.topologySpreadConstraints[0].labelSelector"),
-			invalid("spec.deployment.topologySpreadConstraints[1].labelSelector")}},
+			invalid("spec.deployment.topologySpreadConstraints[1].labelSelector")}, message: "got no labelSelector"},
+		{name: "spread constraint without its required fields", mut: func(p *placementv1.Placement) {
+			deployment(p).TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{LabelSelector: &metav1.LabelSelector{
+				MatchLabels: map[string]string{"app.kubernetes.io/name": "placement", "app.kubernetes.io/instance": "placement"}}}}
+		}, want: []fieldErr{required("spec.deployment.topologySpreadConstraints[0].maxSkew"),
+			required("spec.deployment.topologySpreadConstraints[0].topologyKey"),
+			required("spec.deployment.topologySpreadConstraints[0].whenUnsatisfiable")}},
 	}
-	for _, tc := range cases {
+}
+
+func TestSpecRules(t *testing.T) {
+	for _, tc := range specRules() {
 		t.Run(tc.name, func(t *testing.T) {
 			p := valid()
 			var old *placementv1.Placement
