@@ -7,8 +7,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -222,4 +224,39 @@ func adoptMetadata[S Scope[S]](s S, forks []S) {
 func newer(a, b string) bool {
 	c, err := resourceversion.CompareResourceVersion(a, b)
 	return err != nil || c > 0
+}
+
+// Diagram draws the table for the docs: the sequential steps joined by
+// arrows, then the parallel group's members stacked under its branch.
+//
+//	Secrets ─► Config ─► Deployment ─► ┬ HTTPRoute
+//	                                    └ HPA        (parallel)
+func (p *Pipeline[R, S]) Diagram() string {
+	var b strings.Builder
+	for i, st := range p.steps {
+		if st.members == nil {
+			if i > 0 {
+				b.WriteString(" ─► ")
+			}
+			b.WriteString(st.Name)
+			continue
+		}
+		if i > 0 {
+			b.WriteString(" ─► ")
+		}
+		indent := strings.Repeat(" ", utf8.RuneCountInString(b.String()))
+		for j, m := range st.members {
+			switch {
+			case j == 0 && len(st.members) == 1:
+				b.WriteString("─ " + m.Name)
+			case j == 0:
+				b.WriteString("┬ " + m.Name)
+			case j == len(st.members)-1:
+				b.WriteString("\n" + indent + "└ " + m.Name + "  (parallel)")
+			default:
+				b.WriteString("\n" + indent + "├ " + m.Name)
+			}
+		}
+	}
+	return b.String() + "\n"
 }

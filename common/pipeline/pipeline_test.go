@@ -412,3 +412,17 @@ func TestRun_Metrics(t *testing.T) {
 		}
 	}
 }
+
+func TestDiagram(t *testing.T) {
+	p := New(nil,
+		step("Secrets", "SecretsReady", Continue(), nil),
+		step("Deployment", "DeploymentReady", Continue(), nil),
+		Parallel(step("HTTPRoute", "HTTPRouteReady", Continue(), nil), step("HPA", "HPAReady", Continue(), nil), step("NetworkPolicy", "NetworkPolicyReady", Continue(), nil)),
+	)
+	want := "Secrets ─► Deployment ─► ┬ HTTPRoute\n" +
+		"                         ├ HPA\n" +
+		"                         └ NetworkPolicy  (parallel)\n"
+	if got := p.Diagram(); got != want {
+		t.Errorf("Diagram:\n%s\nwant:\n%s", got, want)
+	}
+}

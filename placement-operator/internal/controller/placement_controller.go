@@ -58,6 +58,11 @@ func SubConditions() []string {
 	return pipeline.New[*PlacementReconciler, *scope](nil, steps...).Conditions()
 }
 
+// Diagram draws the step table for the docs.
+func Diagram() string {
+	return pipeline.New[*PlacementReconciler, *scope](nil, steps...).Diagram()
+}
+
 // StepNames lists the sub-reconcilers in table order.
 func StepNames() []string {
 	return pipeline.New[*PlacementReconciler, *scope](nil, steps...).StepNames()

@@ -15,6 +15,7 @@ import (
 
 	cmanager "github.com/c5c3/openstack-operators/common/manager"
 	"github.com/c5c3/openstack-operators/common/release"
+	"github.com/c5c3/openstack-operators/placement-operator/internal/controller"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/manager"
 )
 
@@ -375,4 +376,35 @@ func anchors(doc string) map[string]bool {
 		seen[slug]++
 	}
 	return out
+}
+
+// The guide's pipeline diagram is drawn from the step table.
+func TestPipelineDiagramMatchesStepTable(t *testing.T) {
+	doc := read(t, guide)
+	const heading = "## The reconcile pipeline\n\n```\n"
+	start := strings.Index(doc, heading)
+	if start < 0 {
+		t.Fatalf("%s has no %q section with a diagram", guide, "The reconcile pipeline")
+	}
+	start += len(heading)
+	end := strings.Index(doc[start:], "```")
+	if end < 0 {
+		t.Fatal("unterminated diagram")
+	}
+	want := controller.Diagram()
+	if *update {
+		doc = doc[:start] + want + doc[start+end:]
+		if err := os.WriteFile(guide, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if got := doc[start : start+end]; got != want {
+		t.Errorf("pipeline diagram in %s differs from the step table (run go test ./internal/docs -update):\n%s\nwant:\n%s", guide, got, want)
+	}
+	for _, name := range controller.StepNames() {
+		if !strings.Contains(want, name) {
+			t.Errorf("step %s missing from the diagram", name)
+		}
+	}
 }
