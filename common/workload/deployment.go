@@ -39,6 +39,12 @@ type DeploymentParams struct {
 	// compute a digest does not roll the pods.
 	PodAnnotations map[string]string
 	RunAsID        int64 // fsGroup, runAsUser and runAsGroup
+	// ExtraVolumes follow config and db-tls; ExtraMounts follow the API
+	// container's config and db-tls mounts (further config roots, scratch space).
+	ExtraVolumes []corev1.Volume
+	ExtraMounts  []corev1.VolumeMount
+	// Sidecars run beside the API container, after it, in this order.
+	Sidecars []corev1.Container
 }
 
 // Deployment renders the API Deployment named after the instance.
@@ -48,6 +54,12 @@ func Deployment(p DeploymentParams) *appsv1.Deployment {
 		replicas = new(p.Spec.EffectiveReplicas())
 	}
 	vols, mounts := podVolumes(p.ConfigMapName, p.ConfigDir, p.DBTLS)
+	for i := range p.ExtraVolumes {
+		vols = append(vols, *p.ExtraVolumes[i].DeepCopy())
+	}
+	for i := range p.ExtraMounts {
+		mounts = append(mounts, *p.ExtraMounts[i].DeepCopy())
+	}
 
 	var resources corev1.ResourceRequirements
 	var priorityClass string
@@ -111,12 +123,22 @@ func Deployment(p DeploymentParams) *appsv1.Deployment {
 					TerminationGracePeriodSeconds: new(p.Spec.EffectiveGrace()),
 					PriorityClassName:             priorityClass,
 					TopologySpreadConstraints:     spread(p.ID, p.Spec),
-					Containers:                    []corev1.Container{container},
+					Containers:                    containers(container, p.Sidecars),
 					Volumes:                       vols,
 				},
 			},
 		},
 	}
+}
+
+// containers copies the sidecars, so the rendered object never aliases them.
+func containers(api corev1.Container, sidecars []corev1.Container) []corev1.Container {
+	out := make([]corev1.Container, 0, 1+len(sidecars))
+	out = append(out, api)
+	for i := range sidecars {
+		out = append(out, *sidecars[i].DeepCopy())
+	}
+	return out
 }
 
 func httpGet(path string, port int32) corev1.ProbeHandler {

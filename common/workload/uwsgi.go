@@ -22,7 +22,27 @@ var ShutdownFlags = []string{"--die-on-term", "--skip-atexit"}
 // (no shell involved, so the log format is a single unquoted token).
 // Non-positive keep-alive timeout and harakiri values are dropped.
 func UWSGIArgs(port int32, wsgiFile string, u *shared.UWSGISpec) []string {
-	args := []string{"uwsgi", "--http", ":" + strconv.Itoa(int(port))}
+	return UWSGICommand(UWSGIOptions{Port: port, WSGIFile: wsgiFile, Spec: u})
+}
+
+// UWSGIOptions is what a uwsgi command line is rendered from; the zero
+// values of HTTPFlags and PyArgv render UWSGIArgs' command line.
+type UWSGIOptions struct {
+	Port     int32
+	WSGIFile string
+	Spec     *shared.UWSGISpec // may be nil
+	// HTTPFlags follow "--http :<port>" (e.g. Glance's chunked-transfer flags).
+	HTTPFlags []string
+	// PyArgv is passed as the one value of --pyargv after --threads; omitted when empty.
+	PyArgv string
+}
+
+// UWSGICommand returns the uwsgi command line of o, one argv token per flag
+// and value; it always ends with ShutdownFlags.
+func UWSGICommand(o UWSGIOptions) []string {
+	u := o.Spec
+	args := []string{"uwsgi", "--http", ":" + strconv.Itoa(int(o.Port))}
+	args = append(args, o.HTTPFlags...)
 	if u.KeepAlive() {
 		// uwsgi has no --http-keepalive-timeout (the seed's spelling; uwsgi
 		// 2.0.21 refuses it and exits): the timeout is --http-keepalive's
@@ -37,13 +57,16 @@ func UWSGIArgs(port int32, wsgiFile string, u *shared.UWSGISpec) []string {
 	args = append(args,
 		"--log-master",
 		"--log-format", UWSGILogFormat,
-		"--wsgi-file", wsgiFile,
+		"--wsgi-file", o.WSGIFile,
 		"--master",
 		"--lazy-apps",
 		"--need-app",
 		"--processes", strconv.Itoa(int(u.EffectiveProcesses())),
 		"--threads", strconv.Itoa(int(u.EffectiveThreads())),
 	)
+	if o.PyArgv != "" {
+		args = append(args, "--pyargv", o.PyArgv)
+	}
 	if u != nil && u.Harakiri != nil && *u.Harakiri > 0 {
 		args = append(args, "--harakiri", strconv.Itoa(int(*u.Harakiri)))
 	}

@@ -76,3 +76,30 @@ func TestUWSGIArgs(t *testing.T) {
 		})
 	}
 }
+
+// UWSGICommand places the extra http flags right after --http and the one
+// --pyargv value after --threads, before --harakiri and the shutdown flags.
+func TestUWSGICommandHTTPFlagsAndPyArgv(t *testing.T) {
+	const pyargv = "--config-dir /etc/a/ --config-dir /etc/b/"
+	got := UWSGICommand(UWSGIOptions{
+		Port:      9292,
+		WSGIFile:  "/var/lib/openstack/bin/glance-wsgi-api",
+		Spec:      &shared.UWSGISpec{Processes: 3, Threads: 2, HTTPKeepAliveTimeout: new(int32(15)), Harakiri: new(int32(60))},
+		HTTPFlags: []string{"--http-auto-chunked", "--http-chunked-input"},
+		PyArgv:    pyargv,
+	})
+	want := []string{
+		"uwsgi", "--http", ":9292", "--http-auto-chunked", "--http-chunked-input", "--http-keepalive=15",
+		"--log-master", "--log-format", UWSGILogFormat,
+		"--wsgi-file", "/var/lib/openstack/bin/glance-wsgi-api",
+		"--master", "--lazy-apps", "--need-app", "--processes", "3", "--threads", "2",
+		"--pyargv", pyargv, "--harakiri", "60", "--die-on-term", "--skip-atexit",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("UWSGICommand mismatch (-want +got):\n%s", diff)
+	}
+	// The zero options are UWSGIArgs' command line.
+	if diff := cmp.Diff(UWSGIArgs(8778, "/w", nil), UWSGICommand(UWSGIOptions{Port: 8778, WSGIFile: "/w"})); diff != "" {
+		t.Errorf("UWSGIArgs differs from UWSGICommand (-args +command):\n%s", diff)
+	}
+}

@@ -196,7 +196,7 @@ type StagingSpec struct {
 
 // Rendering defaults of the image cache.
 var (
-	DefaultImageCacheSize     = resource.MustParse("10Gi")
+	DefaultImageCacheSize      = resource.MustParse("10Gi")
 	DefaultMaintenanceInterval = metav1.Duration{Duration: 5 * 60 * 1e9}
 )
 
