@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# make run: the Placement operator on a local kwok control plane.
-#   hack/run.sh [start]   cluster up, CRDs, demo inputs, stand-ins, operator, sample Placement
+# make run: the Placement and Glance operators on a local kwok control plane.
+#   hack/run.sh [start]   cluster up, CRDs, demo inputs, stand-ins, operators,
+#                         sample Placement, sample Glance with two GlanceBackends
 #   hack/run.sh stop      stop the operator and the stand-ins, delete the cluster
 # The real External Secrets Operator (built from its module) writes the
 # credential Secrets from a fake-provider store. mariadb-operator is played by
@@ -9,6 +10,10 @@
 # the operator's db-sync Job and placement-api pods as real processes (Debian's
 # placement under uwsgi, e2e/localrun), and the operator probes that local API
 # through the Placement's probe-URL annotation (--probe-url-annotation).
+# The Glance operator runs next to it on the same cluster; the pod runner
+# does not run Glance's pods yet (no S3 server here), so the Glance gets as
+# far as its db-sync Job: secrets, backends projected into the backends
+# Secret, config rendered, schema, user and grant created on the MariaDB.
 # Needs root (each pod's command gets its own mount namespace) and the Debian
 # packages hack/debian.sh installs. CLUSTER names the cluster (default
 # c5c3-dev); WAIT is how many seconds to watch the conditions (default 180).
@@ -24,7 +29,9 @@ cluster=${CLUSTER:-c5c3-dev}
 state="$root/.cache/run/$cluster"
 ns=placement-demo
 sample="$root/placement-operator/config/samples/placement_v1alpha1_placement.yaml"
-processes=(external-secrets standins placement-operator)
+processes=(external-secrets standins placement-operator glance-operator)
+glance_ns=glance-demo
+glance_samples="$root/glance-operator/config/samples"
 
 kubeconfig=
 kubectl=
@@ -74,9 +81,10 @@ start_process() {
   log "started $name (pid $!), log $state/$name.log"
 }
 
-# conditions prints the Placement's conditions, one tab-separated line each.
+# conditions prints an object's conditions, one tab-separated line each:
+# conditions [namespace kind name], the Placement by default.
 conditions() {
-  kc -n "$ns" get placement placement -o \
+  kc -n "${1:-$ns}" get "${2:-placement}" "${3:-placement}" -o \
     jsonpath='{range .status.conditions[*]}{.type}{"\t"}{.status}{"\t"}{.reason}{"\t"}{.message}{"\n"}{end}' 2>/dev/null || true
 }
 
@@ -98,12 +106,12 @@ start() {
   kubectl=$("$here/tools.sh" --path kubectl)
 
   log "installing CRDs"
-  local crds=("$root/placement-operator/config/crd/placement.openstack.c5c3.io_placements.yaml")
+  local crds=("$root"/placement-operator/config/crd/*.yaml "$root"/glance-operator/config/crd/*.yaml)
   # The real ESO controller watches its other kinds too (push secrets,
   # generators): all of its CRDs.
   local listed
   listed=$("$here/crds.sh" --all-eso) # its own line: a failure stops make run
-  mapfile -t -O 1 crds <<<"$listed"
+  mapfile -t -O "${#crds[@]}" crds <<<"$listed"
   local args=() f
   for f in "${crds[@]}"; do args+=(-f "$f"); done
   kc apply --server-side --force-conflicts "${args[@]}" >/dev/null
@@ -113,6 +121,7 @@ start() {
   # `go run`) so the recorded pid is the process itself and stop can end it.
   log "building the operator and the stand-ins"
   (cd "$root" && go build -o "$state/bin/placement-operator" ./placement-operator/cmd &&
+    go build -o "$state/bin/glance-operator" ./glance-operator/cmd &&
     go build -o "$state/bin/standins" ./e2e/cmd/standins)
   local p
   for p in "${processes[@]}"; do stop_process "$p"; done
@@ -133,19 +142,27 @@ start() {
   [ -s "$state/mariadb.port" ] || { log "the local MariaDB did not start; see $state/standins.log"; exit 1; }
   log "local MariaDB on 127.0.0.1:$(cat "$state/mariadb.port")"
 
-  log "creating namespace $ns, ClusterSecretStore, MariaDB and credential Secrets"
-  kc apply --server-side -f "$here/run/placement-demo.yaml" >/dev/null
+  log "creating namespaces $ns and $glance_ns, ClusterSecretStore, MariaDBs and credential Secrets"
+  kc apply --server-side -f "$here/run/placement-demo.yaml" -f "$here/run/glance-demo.yaml" >/dev/null
   store
-  kc apply --server-side -f "$here/run/placement-credentials.yaml" >/dev/null
+  kc apply --server-side -f "$here/run/placement-credentials.yaml" -f "$here/run/glance-credentials.yaml" >/dev/null
 
   # Loopback only, like the control plane (hack/kwokctl.yaml). The operator
   # runs outside the cluster network: its health probe goes to the local
   # placement-api the pod runner names in the probe-URL annotation.
   start_process placement-operator --kubeconfig "$kubeconfig" --enable-webhooks=false \
     --metrics-bind-address=127.0.0.1:18080 --health-probe-bind-address=127.0.0.1:18081 --probe-url-annotation
-  log "applying $sample (database port: the local MariaDB's)"
-  sed "s/^  database:\$/  database:\n    port: $(cat "$state/mariadb.port")/" "$sample" | kc apply --server-side -f - >/dev/null
+  start_process glance-operator --kubeconfig "$kubeconfig" --enable-webhooks=false \
+    --metrics-bind-address=127.0.0.1:18082 --health-probe-bind-address=127.0.0.1:18083 --probe-url-annotation
+  local port f
+  port=$(cat "$state/mariadb.port")
+  for f in "$sample" "$glance_samples/glance_v1alpha1_glance.yaml"; do
+    log "applying $f (database port: the local MariaDB's)"
+    sed "s/^  database:\$/  database:\n    port: $port/" "$f" | kc apply --server-side -f - >/dev/null
+  done
+  kc apply --server-side -f "$glance_samples/glance_v1alpha1_glancebackend.yaml" >/dev/null
   watch_placement "${WAIT:-180}"
+  watch_glance 60
   summary
 }
 
@@ -167,6 +184,10 @@ spec:
         - key: $ns/placement-db
           value: '{"username":"placement","password":"$(password)"}'
         - key: $ns/placement-keystone
+          value: '{"password":"$(password)"}'
+        - key: $glance_ns/glance-db
+          value: '{"username":"glance","password":"$(password)"}'
+        - key: $glance_ns/glance-keystone
           value: '{"password":"$(password)"}'
 EOF
 }
@@ -204,6 +225,26 @@ watch_placement() {
   done
 }
 
+# watch_glance waits until the Glance has got as far as make run takes it
+# (its db-sync Job created) and prints its and its backends' conditions.
+watch_glance() {
+  local deadline=$((SECONDS + $1)) now b
+  log "watching Glance $glance_ns/glance (up to $1s)"
+  while :; do
+    now=$(conditions "$glance_ns" glance glance)
+    if grep -q $'^DatabaseReady\tFalse\tDBSyncInProgress' <<<"$now" || [ $SECONDS -ge $deadline ]; then
+      break
+    fi
+    sleep 2
+  done
+  echo "[$(date +%T)] Glance $glance_ns/glance"
+  table <<<"$now"
+  for b in fast archive; do
+    echo "  GlanceBackend $b:"
+    conditions "$glance_ns" glancebackend "$b" | table | sed 's/^/  /'
+  done
+}
+
 summary() {
   echo
   if [ "${SETTLED:-0}" = 1 ]; then
@@ -215,11 +256,15 @@ summary() {
   fi
   echo "The pods themselves are kwok's: the stand-ins process runs their commands here."
   echo
-  echo "Logs:     $state/placement-operator.log"
+  echo "The Glance stops at DatabaseReady=False/DBSyncInProgress: its db-sync Job"
+  echo "exists, but the local pod runner does not run Glance's pods yet (that needs"
+  echo "glance from Debian and an S3 server, which the Glance e2e suite brings)."
+  echo
+  echo "Logs:     $state/placement-operator.log, $state/glance-operator.log"
   echo "          $state/standins.log (stand-ins, local MariaDB, pod runner)"
   echo "          $root/.cache/kwok/clusters/$cluster/logs/ (control plane)"
-  echo "kubectl:  $kubectl --kubeconfig $kubeconfig get placement -A"
-  echo "Metrics:  http://127.0.0.1:18080/metrics"
+  echo "kubectl:  $kubectl --kubeconfig $kubeconfig get placement,glance,glancebackend -A"
+  echo "Metrics:  http://127.0.0.1:18080/metrics (Placement), http://127.0.0.1:18082/metrics (Glance)"
   echo "Stop:     make stop   (hack/run.sh stop)"
   [ "${SETTLED:-0}" = 1 ]
 }

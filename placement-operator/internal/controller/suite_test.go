@@ -3,12 +3,8 @@ package controller_test
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -35,6 +31,7 @@ var (
 	reconciler *controller.PlacementReconciler
 	writes     writeCounter
 	api        = &testenv.ProbeURLs{}
+	suite      = &testenv.Suite{Writes: &writes.WriteCounter, Dump: dumpPlacements}
 )
 
 func TestMain(m *testing.M) {
@@ -55,10 +52,11 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	suite.Client = k8s
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	mgrCfg := rest.CopyConfig(cfg)
-	mgrCfg.Wrap(writes.wrap)
+	mgrCfg.Wrap(writes.Wrap)
 	opts := &manager.Options{
 		MetricsAddr: "0", ProbeAddr: "0", SyncPeriod: 10 * time.Minute, ClustersNamespace: clustersNamespace,
 		MaxConcurrentReconciles: 2, AbandonGrace: 3 * time.Second, OperatorNamespace: "placement-system",
@@ -100,52 +98,9 @@ const (
 )
 
 // writeCounter counts mutating requests the manager sends, by verb and path.
-type writeCounter struct {
-	mu     sync.Mutex
-	counts map[string]int
-	total  atomic.Int64
-}
+type writeCounter struct{ testenv.WriteCounter }
 
-func (w *writeCounter) wrap(rt http.RoundTripper) http.RoundTripper {
-	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
-		switch req.Method {
-		case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
-			w.mu.Lock()
-			if w.counts == nil {
-				w.counts = map[string]int{}
-			}
-			w.counts[req.Method+" "+req.URL.Path]++
-			w.mu.Unlock()
-			w.total.Add(1)
-		}
-		return rt.RoundTrip(req)
-	})
-}
+func (w *writeCounter) snapshot() map[string]int { return w.Snapshot() }
 
-func (w *writeCounter) snapshot() map[string]int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	out := map[string]int{}
-	for k, v := range w.counts {
-		out[k] = v
-	}
-	return out
-}
-
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
-
-// FakeAPI is a local HTTP stand-in for placement-api's version document.
-func FakeAPI(t *testing.T, status int, delay time.Duration) string {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if delay > 0 {
-			time.Sleep(delay)
-		}
-		w.WriteHeader(status)
-		_, _ = fmt.Fprint(w, `{"versions": [{"id": "v1.0", "status": "CURRENT"}]}`)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL + "/"
-}
+// FakeAPI is a local HTTP stand-in for placement-api.
+var FakeAPI = testenv.FakeAPI
