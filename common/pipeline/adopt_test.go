@@ -14,7 +14,7 @@ type metaScope struct {
 }
 
 func (s *metaScope) Conditions() *[]metav1.Condition { return &s.conds }
-func (s *metaScope) CRMeta() metav1.Object          { return s.obj }
+func (s *metaScope) CRMeta() metav1.Object           { return s.obj }
 func (s *metaScope) Fork() *metaScope {
 	return &metaScope{obj: s.obj.DeepCopy(), conds: append([]metav1.Condition(nil), s.conds...)}
 }

@@ -99,7 +99,8 @@ func RolledOut(d *appsv1.Deployment) bool {
 		st.UpdatedReplicas >= want && st.Replicas == st.UpdatedReplicas && st.AvailableReplicas >= want
 }
 
-// DeploymentReady: generation observed, readyReplicas at least desired, and Available.
+// DeploymentReady reports the generation observed, readyReplicas at least
+// desired, and Available; the message says what is missing.
 func DeploymentReady(live *appsv1.Deployment) (bool, string) {
 	if live.Generation == 0 {
 		return false, "Deployment not observed yet"

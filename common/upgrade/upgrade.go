@@ -108,7 +108,7 @@ func (f *Flow) Run(ctx context.Context) (pipeline.Outcome, error) {
 	}
 	status.TargetRelease = spec.OpenStackRelease
 	*f.Phase = shared.PhaseExpanding
-	f.event(corev1.EventTypeNormal, EventUpgradeInitiated, "upgrade from %s to %s started: expanding the schema", status.InstalledRelease, status.TargetRelease)
+	f.event(EventUpgradeInitiated, "upgrade from %s to %s started: expanding the schema", status.InstalledRelease, status.TargetRelease)
 	return f.step(ctx)
 }
 
@@ -135,7 +135,7 @@ func (f *Flow) step(ctx context.Context) (pipeline.Outcome, error) {
 		if *f.Phase == shared.PhaseContracting {
 			return f.complete(job), nil
 		}
-		f.event(corev1.EventTypeNormal, ph.done, "Job %s completed for release %s", job.Name, status.TargetRelease)
+		f.event(ph.done, "Job %s completed for release %s", job.Name, status.TargetRelease)
 		*f.Phase = ph.next
 		f.S.SetFalse(conditions.TypeDatabaseReady, ph.nextReason, fmt.Sprintf("upgrade to %s: phase %s", status.TargetRelease, *f.Phase))
 	}
@@ -148,7 +148,7 @@ func (f *Flow) complete(job *batchv1.Job) pipeline.Outcome {
 	status.InstalledRelease, status.InstalledImage = status.TargetRelease, spec.Image.Reference()
 	status.TargetRelease, *f.Phase = "", ""
 	f.S.SetTrue(conditions.TypeDatabaseReady, conditions.ReasonDatabaseSynced, fmt.Sprintf("schema upgraded to release %s", status.InstalledRelease))
-	f.event(corev1.EventTypeNormal, EventUpgradeComplete, "upgrade from %s to %s complete (Job %s)", from, status.InstalledRelease, job.Name)
+	f.event(EventUpgradeComplete, "upgrade from %s to %s complete (Job %s)", from, status.InstalledRelease, job.Name)
 	return pipeline.Continue()
 }
 
@@ -164,7 +164,7 @@ func (f *Flow) abort(ctx context.Context) (pipeline.Outcome, error) {
 	}
 	target, phase := status.TargetRelease, *f.Phase
 	status.TargetRelease, *f.Phase = "", ""
-	f.event(corev1.EventTypeNormal, EventUpgradeAborted, "upgrade to %s aborted in phase %s: openStackRelease is back at %s", target, phase, status.InstalledRelease)
+	f.event(EventUpgradeAborted, "upgrade to %s aborted in phase %s: openStackRelease is back at %s", target, phase, status.InstalledRelease)
 	f.S.SetFalse(conditions.TypeDatabaseReady, conditions.ReasonDBSyncInProgress, "upgrade aborted; syncing the installed release "+status.InstalledRelease)
 	return pipeline.RequeueAfter(RequeueNow), nil
 }
@@ -190,8 +190,9 @@ func (f *Flow) refuse(r *release.Refusal) (pipeline.Outcome, error) {
 	return st.Outcome, st.Err
 }
 
-func (f *Flow) event(kind, reason, format string, args ...any) {
-	f.R.Recorder.Eventf(f.S.CR, nil, kind, reason, "Upgrade", format, args...)
+// event records a Normal event of the flow; failures are warned by RunMigration and Refuse.
+func (f *Flow) event(reason, format string, args ...any) {
+	f.R.Recorder.Eventf(f.S.CR, nil, corev1.EventTypeNormal, reason, "Upgrade", format, args...)
 }
 
 // FinishRollout is the Deployment step's part of the flow: in RollingUpdate
@@ -216,8 +217,8 @@ func FinishRollout(r *service.Reconciler, s *service.Scope, phase *string, live 
 	return pipeline.RequeueAfter(RequeueNow), true
 }
 
-// FullyRolledOut: the current generation observed and updated, ready and
-// total replicas all equal to the desired count.
+// FullyRolledOut reports the current generation observed and updated, ready
+// and total replicas all equal to the desired count.
 func FullyRolledOut(d *appsv1.Deployment) bool {
 	want := int32(1)
 	if d.Spec.Replicas != nil {
