@@ -5,7 +5,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// Backend types.
+// BackendS3 is the only backend type: an S3 image store.
 const BackendS3 = "S3"
 
 // S3 bucket URL formats.
