@@ -82,7 +82,8 @@ func (r *Reconciler) DBConnectionSecret(ctx context.Context, s *Scope) (pipeline
 		Data:       map[string][]byte{workload.DSNSecretKey: []byte(url)},
 	}
 	if _, err := apply.Ensure(ctx, s.Target.Client, s.Owner, secret, nil); err != nil {
-		return pipeline.Continue(), err
+		// The DSN Secret is a config artefact: its failure reads like the config's.
+		return pipeline.Continue(), ConfigFailed(s, err)
 	}
 	s.DBConnectionHash = secrets.Digest([]byte(url))
 	s.DBTargetHash = secrets.Digest([]byte(dsn.Target(parts)))

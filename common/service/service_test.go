@@ -118,3 +118,23 @@ func TestRebindPointsAtTheCopy(t *testing.T) {
 		t.Errorf("copy not bound: conditions %+v", cp.Status.Conditions)
 	}
 }
+
+// A DSN Secret that cannot be written reports through SecretsReady, the
+// condition of its step-table row, as a config failure.
+func TestDBConnectionSecretFailureSetsSecretsReady_FakeClient(t *testing.T) {
+	p := cr(5)
+	p.Spec.Database = shared.DatabaseSpec{Host: "db", Database: "placement"}
+	failing := fake.NewClientBuilder().WithScheme(testenv.CRScheme(schema.GroupVersion{Group: "t", Version: "v1"})).
+		WithInterceptorFuncs(interceptor.Funcs{
+			Create: func(context.Context, client.WithWatch, client.Object, ...client.CreateOption) error {
+				return errors.New("admission webhook denied the request")
+			}}).Build()
+	s := NewScope(profile, nil, p, targetcluster.Target{Name: "remote", Client: failing, Reader: failing})
+	if _, err := (&Reconciler{Profile: profile}).DBConnectionSecret(context.Background(), &s); err == nil {
+		t.Fatal("write error swallowed")
+	}
+	c := meta.FindStatusCondition(p.Status.Conditions, conditions.TypeSecretsReady)
+	if c == nil || c.Reason != conditions.ReasonConfigError || !strings.Contains(c.Message, "denied") || c.ObservedGeneration != 5 {
+		t.Fatalf("SecretsReady = %+v", c)
+	}
+}
