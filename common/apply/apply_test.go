@@ -7,10 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
@@ -527,5 +529,149 @@ func TestEnsureDropsKeysNoLongerDesired_FakeClient(t *testing.T) {
 	}
 	if live.Annotations["example.org/kept"] != "b" || live.Annotations["other.example.org/by-someone-else"] != "x" {
 		t.Errorf("wanted or foreign annotations lost: %v", live.Annotations)
+	}
+}
+
+// A hand edit of an owned field is put back by one update; a repeat writes
+// nothing. Fields nobody owns (live-only labels, a clusterIP) survive.
+func TestEnsureRevertsHandEdits_FakeClient(t *testing.T) {
+	tests := []struct {
+		name  string
+		edit  func(*corev1.Service)
+		check func(*corev1.Service) string
+	}{
+		{
+			name: "port edited",
+			edit: func(s *corev1.Service) { s.Spec.Ports[0].Port = 9999 },
+			check: func(s *corev1.Service) string {
+				if s.Spec.Ports[0].Port != 8778 {
+					return "port not put back"
+				}
+				return ""
+			},
+		},
+		{
+			name: "port added",
+			edit: func(s *corev1.Service) {
+				s.Spec.Ports = append(s.Spec.Ports, corev1.ServicePort{Name: "debug", Port: 5678})
+			},
+			check: func(s *corev1.Service) string {
+				if len(s.Spec.Ports) != 1 {
+					return "extra port kept"
+				}
+				return ""
+			},
+		},
+		{
+			name: "owned label edited",
+			edit: func(s *corev1.Service) { s.Labels["app"] = "other" },
+			check: func(s *corev1.Service) string {
+				if s.Labels["app"] != "placement" {
+					return "label not put back"
+				}
+				return ""
+			},
+		},
+		{
+			name: "owned label removed",
+			edit: func(s *corev1.Service) { delete(s.Labels, "app") },
+			check: func(s *corev1.Service) string {
+				if s.Labels["app"] != "placement" {
+					return "label not put back"
+				}
+				return ""
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			c, w := newClient(t)
+			o := newOwner(false)
+			seedOwned(t, c, o)
+			live := getService(t, c)
+			tt.edit(live)
+			if err := c.Update(ctx, live); err != nil {
+				t.Fatalf("hand edit: %v", err)
+			}
+			before := *w
+			wrote, err := Ensure(ctx, c, o, service(8778), keepClusterIP)
+			if err != nil || !wrote || w.Update-before.Update != 1 || w.Total()-before.Total() != 1 {
+				t.Fatalf("first pass: wrote=%v err=%v writes=%+v, want exactly one update", wrote, err, *w)
+			}
+			live = getService(t, c)
+			if msg := tt.check(live); msg != "" {
+				t.Errorf("%s: %+v", msg, live)
+			}
+			if live.Labels["live-only"] != "kept" || live.Annotations["live-only"] != "kept" || live.Spec.ClusterIP != "10.96.0.7" {
+				t.Errorf("what others own was lost: labels %v annotations %v clusterIP %q", live.Labels, live.Annotations, live.Spec.ClusterIP)
+			}
+			mid := *w
+			wrote, err = Ensure(ctx, c, o, service(8778), keepClusterIP)
+			if err != nil || wrote || w.Total() != mid.Total() {
+				t.Errorf("second pass: wrote=%v err=%v writes=%d, want none", wrote, err, w.Total()-mid.Total())
+			}
+		})
+	}
+}
+
+// A field a Preserve hook hands to the cluster (replicas under an
+// autoscaler) is not drift; without the hook the same difference is.
+func TestEnsurePreservedFieldIsNotDrift_FakeClient(t *testing.T) {
+	deployment := func() *appsv1.Deployment {
+		labels := map[string]string{"app": "placement"}
+		return &appsv1.Deployment{
+			ObjectMeta: metav1.ObjectMeta{Name: "placement", Namespace: testNS, Labels: labels},
+			Spec: appsv1.DeploymentSpec{
+				Replicas: ptr.To[int32](2),
+				Selector: &metav1.LabelSelector{MatchLabels: labels},
+				Template: corev1.PodTemplateSpec{
+					ObjectMeta: metav1.ObjectMeta{Labels: labels},
+					Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "api", Image: "placement:1"}}},
+				},
+			},
+		}
+	}
+	keepReplicas := func(live, desired *appsv1.Deployment) { desired.Spec.Replicas = live.Spec.Replicas }
+	tests := []struct {
+		name         string
+		keep         Preserve[*appsv1.Deployment]
+		wantUpdates  int
+		wantReplicas int32
+	}{
+		{name: "preserved replicas", keep: keepReplicas, wantReplicas: 5},
+		{name: "owned replicas", wantUpdates: 1, wantReplicas: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			c, w := newClient(t)
+			o := newOwner(false)
+			if _, err := Ensure(ctx, c, o, deployment(), tt.keep); err != nil {
+				t.Fatal(err)
+			}
+			var live appsv1.Deployment
+			must(t, c.Get(ctx, client.ObjectKeyFromObject(deployment()), &live))
+			live.Spec.Replicas = ptr.To[int32](5) // the autoscaler scaled out
+			must(t, c.Update(ctx, &live))
+			before := *w
+			if _, err := Ensure(ctx, c, o, deployment(), tt.keep); err != nil {
+				t.Fatal(err)
+			}
+			if n := w.Total() - before.Total(); n != tt.wantUpdates || w.Update-before.Update != tt.wantUpdates {
+				t.Errorf("writes = %d, want %d updates", n, tt.wantUpdates)
+			}
+			must(t, c.Get(ctx, client.ObjectKeyFromObject(deployment()), &live))
+			if *live.Spec.Replicas != tt.wantReplicas {
+				t.Errorf("replicas = %d, want %d", *live.Spec.Replicas, tt.wantReplicas)
+			}
+		})
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }

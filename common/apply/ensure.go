@@ -13,6 +13,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 )
 
 // HashAnnotation records the digest of the desired object a child was last written from.
@@ -27,8 +28,8 @@ const KeysAnnotation = "operators.c5c3.io/managed-keys"
 type Preserve[T client.Object] func(live, desired T)
 
 // Ensure creates desired when missing and updates it when its digest differs
-// from the one recorded on the live object. Comparing digests instead of
-// objects keeps server-side defaulting from turning every pass into a write.
+// from the one recorded on the live object or when the live object drifted
+// from it (Drift: only fields desired sets count, so server defaults do not).
 // It returns whether it wrote; on return desired holds the object as the
 // cluster has it (status included), so callers can read its readiness.
 func Ensure[T client.Object](ctx context.Context, c client.Client, o Owner, desired T, keep Preserve[T]) (bool, error) {
@@ -83,9 +84,20 @@ func ensure[T client.Object](ctx context.Context, c client.Client, o Owner, desi
 			return false, replacing, err
 		}
 	}
+	// What keep copies from live is the cluster's, never drift; desired is
+	// either written or replaced by live below, so no copy is needed.
+	if keep != nil {
+		keep(live, desired)
+	}
 	if live.GetAnnotations()[HashAnnotation] == hash {
-		reflect.ValueOf(desired).Elem().Set(reflect.ValueOf(live).Elem())
-		return false, "", nil
+		path, drifted := Drift(live, desired)
+		if !drifted {
+			reflect.ValueOf(desired).Elem().Set(reflect.ValueOf(live).Elem())
+			return false, "", nil
+		}
+		// The path names a field or a key, never a value: Secrets pass here.
+		log.FromContext(ctx).Info("putting back a child that drifted from its desired state",
+			"kind", reflect.TypeOf(desired).Elem().Name(), "namespace", desired.GetNamespace(), "name", desired.GetName(), "path", path)
 	}
 	dropped := droppedKeys(live.GetAnnotations()[KeysAnnotation], desired.GetAnnotations()[KeysAnnotation])
 	desired.SetLabels(merge(live.GetLabels(), desired.GetLabels(), dropped["l"]))
@@ -96,9 +108,6 @@ func ensure[T client.Object](ctx context.Context, c client.Client, o Owner, desi
 		controllerutil.AddFinalizer(desired, f)
 	}
 	desired.SetResourceVersion(live.GetResourceVersion())
-	if keep != nil {
-		keep(live, desired)
-	}
 	if err := c.Update(ctx, desired); err != nil {
 		return false, "", fmt.Errorf("updating %T %s: %w", desired, desired.GetName(), err)
 	}
