@@ -1,5 +1,6 @@
-// Package apply writes children idempotently: create when missing, update only
-// when the desired object's digest changed, never adopt a foreign object.
+// Package apply writes children idempotently: create when missing, update
+// when the desired object's digest changed or a field the operator sets
+// drifted by hand, never adopt a foreign object.
 package apply
 
 import (
