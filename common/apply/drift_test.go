@@ -194,7 +194,7 @@ func otherCases() []driftCase {
 	np := func() client.Object {
 		p, err := workload.NetworkPolicy(workload.NetworkPolicyParams{ID: testID, Port: 8778, DatabasePort: 3306, KeystoneURL: "https://keystone:5000",
 			Spec: shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{{
-				NamespaceSelector: metav1.LabelSelector{MatchLabels: map[string]string{"kubernetes.io/metadata.name": "nova"}}}}}})
+				NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"kubernetes.io/metadata.name": "nova"}}}}}})
 		if err != nil {
 			panic(err)
 		}

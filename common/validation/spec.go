@@ -107,12 +107,20 @@ func Gateway(p *field.Path, g *shared.GatewaySpec) field.ErrorList {
 	return errs
 }
 
-// NetworkPolicy requires at least one ingress source (fail closed).
+// NetworkPolicy requires at least one ingress source (fail closed), each
+// naming its namespaces.
 func NetworkPolicy(p *field.Path, n *shared.NetworkPolicySpec) field.ErrorList {
 	if n != nil && len(n.Ingress) == 0 {
 		return field.ErrorList{field.Required(p.Child("ingress"), "at least one ingress source is required; an empty list would block all traffic")}
 	}
-	return nil
+	var errs field.ErrorList
+	for i, src := range n.GetIngress() {
+		if src.NamespaceSelector == nil {
+			errs = append(errs, field.Required(p.Child("ingress").Index(i).Child("namespaceSelector"),
+				"name the source namespaces; {} admits every namespace"))
+		}
+	}
+	return errs
 }
 
 // SecretStoreRef requires a name and a known kind.

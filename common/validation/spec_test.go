@@ -104,9 +104,12 @@ func TestNetworkPolicy(t *testing.T) {
 	p := field.NewPath("spec", "networkPolicy")
 	checkRules(t, []ruleCase{
 		{name: "nil", got: NetworkPolicy(p, nil)},
-		{name: "one source", got: NetworkPolicy(p, &shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{{NamespaceSelector: metav1.LabelSelector{}}}})},
+		{name: "one source", got: NetworkPolicy(p, &shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{{NamespaceSelector: &metav1.LabelSelector{}}}})},
 		{name: "empty ingress", got: NetworkPolicy(p, &shared.NetworkPolicySpec{}),
 			want: []want{{field.ErrorTypeRequired, "spec.networkPolicy.ingress", []string{"block all traffic"}}}},
+		{name: "source without namespaces", got: NetworkPolicy(p, &shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{
+			{NamespaceSelector: &metav1.LabelSelector{}}, {PodSelector: &metav1.LabelSelector{}}}}),
+			want: []want{{field.ErrorTypeRequired, "spec.networkPolicy.ingress[1].namespaceSelector", []string{"every namespace"}}}},
 	})
 }
 

@@ -42,8 +42,8 @@ func TestNetworkPolicyFull(t *testing.T) {
 		Port: 8778,
 		Spec: shared.NetworkPolicySpec{
 			Ingress: []shared.NetworkPolicyIngressSource{
-				{NamespaceSelector: userNS, PodSelector: userPod},
-				{NamespaceSelector: metav1.LabelSelector{MatchLabels: map[string]string{"monitoring": "true"}}},
+				{NamespaceSelector: &userNS, PodSelector: userPod},
+				{NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"monitoring": "true"}}},
 			},
 			AdditionalEgress: []networkingv1.NetworkPolicyEgressRule{extra},
 		},
@@ -112,7 +112,7 @@ func TestNetworkPolicyMinimal(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := NetworkPolicy(NetworkPolicyParams{
 				ID: testID, Port: 9311,
-				Spec:             shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{{NamespaceSelector: ns}}},
+				Spec:             shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{{NamespaceSelector: &ns}}},
 				GatewayNamespace: tt.gatewayNS, OperatorNamespace: tt.operator,
 				DatabasePort: 3306, KeystoneURL: "http://keystone",
 			})

@@ -53,7 +53,7 @@ func TestHPAAndNetworkPolicy(t *testing.T) {
 	s.update(func(p *placementv1.Placement) {
 		p.Spec.Autoscaling = &shared.AutoscalingSpec{MinReplicas: ptr.To(int32(2)), MaxReplicas: 4, TargetCPUUtilization: ptr.To(int32(70))}
 		p.Spec.NetworkPolicy = &shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{
-			{NamespaceSelector: metav1.LabelSelector{MatchLabels: map[string]string{"kubernetes.io/metadata.name": "openstack"}}},
+			{NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"kubernetes.io/metadata.name": "openstack"}}},
 		}}
 	})
 	s.condition(placementv1.ConditionHPAReady, metav1.ConditionTrue, "HPAReady")

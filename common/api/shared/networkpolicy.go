@@ -18,9 +18,20 @@ type NetworkPolicySpec struct {
 
 // NetworkPolicyIngressSource selects pods by namespace and, optionally, by pod labels (AND).
 type NetworkPolicyIngressSource struct {
-	// NamespaceSelector selects the source namespaces.
-	NamespaceSelector metav1.LabelSelector `json:"namespaceSelector"`
+	// NamespaceSelector selects the source namespaces; {} selects every
+	// namespace. Required: left out, a NetworkPolicy peer would mean the
+	// policy's own namespace, which is not what an omission should grant.
+	// +required
+	NamespaceSelector *metav1.LabelSelector `json:"namespaceSelector,omitempty"`
 	// PodSelector narrows the sources to matching pods in those namespaces.
 	// +optional
 	PodSelector *metav1.LabelSelector `json:"podSelector,omitempty"`
+}
+
+// GetIngress returns the ingress sources, none for a nil spec.
+func (n *NetworkPolicySpec) GetIngress() []NetworkPolicyIngressSource {
+	if n == nil {
+		return nil
+	}
+	return n.Ingress
 }

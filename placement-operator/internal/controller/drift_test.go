@@ -159,7 +159,7 @@ func TestHandEditsArePutBackOnOptionalChildren(t *testing.T) {
 	p := newPlacement(ns, "placement")
 	p.Spec.Autoscaling = &shared.AutoscalingSpec{MaxReplicas: 5, TargetCPUUtilization: ptr.To[int32](70)}
 	p.Spec.NetworkPolicy = &shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{{
-		NamespaceSelector: metav1.LabelSelector{MatchLabels: map[string]string{"kubernetes.io/metadata.name": "nova"}}}}}
+		NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"kubernetes.io/metadata.name": "nova"}}}}}
 	p.Spec.Gateway = &shared.GatewaySpec{Hostname: "placement.example.org", Annotations: map[string]string{"example.org/tier": "public"},
 		ParentRef: shared.GatewayParentRef{Name: "public", Namespace: "gateways"}}
 	api.Set(ns, p.Name, FakeAPI(t, 200, 0))

@@ -38,7 +38,7 @@ func TestHPAAndNetworkPolicyOnAndOff(t *testing.T) {
 	update(t, ns, "placement", func(p *placementv1.Placement) {
 		p.Spec.Autoscaling = &shared.AutoscalingSpec{MaxReplicas: 5, TargetCPUUtilization: ptr.To[int32](70)}
 		p.Spec.NetworkPolicy = &shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{{
-			NamespaceSelector: metav1.LabelSelector{MatchLabels: map[string]string{"kubernetes.io/metadata.name": "nova"}}}}}
+			NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"kubernetes.io/metadata.name": "nova"}}}}}
 	})
 	rollOutAfter(t, ns, "placement", gen)
 	waitCondition(t, ns, "placement", placementv1.ConditionHPAReady, metav1.ConditionTrue, "HPAReady")
