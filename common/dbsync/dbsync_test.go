@@ -86,7 +86,9 @@ func TestEnsure_FakeClient(t *testing.T) {
 		wantCreates int
 		wantDeletes int
 		wantJob     bool
-		wantGone    bool
+		// wantReplaced is the UID of the terminal Job the pass deleted, for counting.
+		wantReplaced string
+		wantGone     bool
 	}{
 		{name: "missing is created", want: Running, wantMsgIn: "created", wantCreates: 1},
 		{
@@ -105,8 +107,8 @@ func TestEnsure_FakeClient(t *testing.T) {
 			name: "failed, same template", live: liveJob("h1", failed), want: Failed,
 			wantMsgIn: "Job has reached the specified backoff limit", wantJob: true,
 		},
-		{name: "complete, new template is deleted", live: liveJob("old", complete), want: Running, wantMsgIn: "replaced", wantDeletes: 1, wantGone: true},
-		{name: "failed, new template is deleted", live: liveJob("old", failed), want: Running, wantMsgIn: "replaced", wantDeletes: 1, wantGone: true},
+		{name: "complete, new template is deleted", live: liveJob("old", complete), want: Running, wantMsgIn: "replaced", wantDeletes: 1, wantGone: true, wantReplaced: "job-uid-old"},
+		{name: "failed, new template is deleted", live: liveJob("old", failed), want: Running, wantMsgIn: "replaced", wantDeletes: 1, wantGone: true, wantReplaced: "job-uid-old"},
 		{name: "terminal but already deleting waits", live: deleting, want: Running, wantJob: true},
 		{name: "foreign Job is refused", live: foreignJob, wantErrIn: "job placement-db-sync exists and is not owned by Placement placement"},
 	}
@@ -138,6 +140,14 @@ func TestEnsure_FakeClient(t *testing.T) {
 			}
 			if st.State != tt.want || !strings.Contains(st.Message, tt.wantMsgIn) {
 				t.Errorf("status = %+v, want state %d with message containing %q", st, tt.want, tt.wantMsgIn)
+			}
+			if got := ""; st.Replaced != nil || tt.wantReplaced != "" {
+				if st.Replaced != nil {
+					got = string(st.Replaced.UID)
+				}
+				if got != tt.wantReplaced {
+					t.Errorf("Replaced = %q, want %q", got, tt.wantReplaced)
+				}
 			}
 			if (st.Job != nil) != tt.wantJob {
 				t.Errorf("Job returned = %v, want %v", st.Job != nil, tt.wantJob)
@@ -357,5 +367,31 @@ func TestRecord_FakeClient(t *testing.T) {
 				t.Errorf("db_sync_total{%s} after a new Job = %v, want 2", tt.result, got)
 			}
 		})
+	}
+}
+
+// Each Job name suffix keeps its own last counted UID: counting the expand
+// Job after db-sync never lets the db-sync Job be counted again when a later
+// pass meets it (a replaced Job is recorded before it goes).
+func TestRecordKeepsOneUIDPerSuffix_FakeClient(t *testing.T) {
+	ctx := context.Background()
+	c, _ := newClient(t, interceptor.Funcs{}, crPod(corev1.PodPending))
+	cr := readCR(t, c)
+	m := metrics.New("test_operator", "test")
+	sync := liveJob("s", cond(batchv1.JobComplete, corev1.ConditionTrue, time.Second, ""))
+	expand := liveJob("e", cond(batchv1.JobComplete, corev1.ConditionTrue, time.Second, ""))
+	expand.Name = "placement-db-expand"
+	for _, j := range []*batchv1.Job{sync, expand, sync, expand} {
+		if err := Record(ctx, c, cr, j, m, ResultSucceeded); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := testutil.ToFloat64(m.DBSyncTotal.WithLabelValues("placement", testNS, ResultSucceeded)); got != 2 {
+		t.Errorf("db_sync_total = %v, want 2 (each Job once)", got)
+	}
+	for suffix, uid := range map[string]string{"db-sync": "job-uid-s", "db-expand": "job-uid-e"} {
+		if cr.Annotations[UIDAnnotation(suffix)] != uid {
+			t.Errorf("annotation of %s = %q, want %q", suffix, cr.Annotations[UIDAnnotation(suffix)], uid)
+		}
 	}
 }

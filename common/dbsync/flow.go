@@ -38,6 +38,9 @@ type Status struct {
 	Message string
 	// Job is the live Job (nil after a create or delete).
 	Job *batchv1.Job
+	// Replaced is a terminal Job of an older template deleted by this pass;
+	// the caller counts it before it is gone.
+	Replaced *batchv1.Job
 }
 
 // Ensure drives the Job towards the desired template; desired must carry
@@ -80,7 +83,7 @@ func Ensure(ctx context.Context, c client.Client, reader client.Reader, o apply.
 		if err := c.Delete(ctx, &live, client.PropagationPolicy("Background")); client.IgnoreNotFound(err) != nil {
 			return Status{}, fmt.Errorf("replacing Job %s: %w", live.Name, err)
 		}
-		return Status{State: Running, Message: fmt.Sprintf("Job %s replaced for a new template", live.Name)}, nil
+		return Status{State: Running, Message: fmt.Sprintf("Job %s replaced for a new template", live.Name), Replaced: &live}, nil
 	}
 	if failed {
 		return Status{State: Failed, Message: msg, Job: &live}, nil

@@ -20,23 +20,26 @@ const (
 	ResultFailed    = "failed"
 )
 
-// UIDAnnotation is operators.c5c3.io/last-<kind>-job-uid for a metrics Job
-// kind (db_sync -> last-db-sync-job-uid).
-func UIDAnnotation(kind string) string {
-	return "operators.c5c3.io/last-" + strings.ReplaceAll(kind, "_", "-") + "-job-uid"
+// UIDAnnotation is operators.c5c3.io/last-<suffix>-job-uid: the last Job
+// counted of one Job name suffix (db-sync, db-expand, db-purge, ...). One
+// per suffix, so Jobs of several names never count one another twice.
+func UIDAnnotation(suffix string) string {
+	return "operators.c5c3.io/last-" + suffix + "-job-uid"
 }
 
-// Record counts a terminal migration Job once per UID (see RecordAs).
+// Record counts a terminal migration Job (db-sync or an upgrade phase,
+// named <cr>-<suffix>) once per UID in the db_sync series (see RecordAs).
 func Record(ctx context.Context, c client.Client, cr client.Object, job *batchv1.Job, m *metrics.Set, result string) error {
-	return RecordAs(ctx, c, cr, job, m, metrics.JobDBSync, result)
+	return RecordAs(ctx, c, cr, job, m, metrics.JobDBSync, strings.TrimPrefix(job.Name, cr.GetName()+"-"), result)
 }
 
-// RecordAs counts a terminal Job of kind (a metrics Job kind) once per UID:
-// it first patches the UID onto the CR (merge patch with optimistic lock),
-// then observes. A failed patch returns an error and counts nothing, so the
-// next pass retries.
-func RecordAs(ctx context.Context, c client.Client, cr client.Object, job *batchv1.Job, m *metrics.Set, kind, result string) error {
-	key, uid := UIDAnnotation(kind), string(job.UID)
+// RecordAs counts a terminal Job once per UID in the series of kind (a
+// metrics Job kind), remembered under the annotation of suffix: it first
+// patches the UID onto the CR (merge patch with optimistic lock), then
+// observes. A failed patch returns an error and counts nothing, so the next
+// pass retries.
+func RecordAs(ctx context.Context, c client.Client, cr client.Object, job *batchv1.Job, m *metrics.Set, kind, suffix, result string) error {
+	key, uid := UIDAnnotation(suffix), string(job.UID)
 	if cr.GetAnnotations()[key] == uid {
 		return nil
 	}
@@ -52,7 +55,7 @@ func RecordAs(ctx context.Context, c client.Client, cr client.Object, job *batch
 	target.SetAnnotations(ann)
 	patch := client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{})
 	if err := c.Patch(ctx, target, patch); err != nil {
-		return fmt.Errorf("recording %s Job %s on %s: %w", strings.ReplaceAll(kind, "_", "-"), job.Name, cr.GetName(), err)
+		return fmt.Errorf("recording %s Job %s on %s: %w", suffix, job.Name, cr.GetName(), err)
 	}
 	cr.SetAnnotations(target.GetAnnotations())
 	cr.SetResourceVersion(target.GetResourceVersion())

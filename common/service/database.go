@@ -91,6 +91,13 @@ func (r *Reconciler) RunMigration(ctx context.Context, s *Scope, job *batchv1.Jo
 	if err != nil {
 		return stopWith(pipeline.Continue(), err), nil
 	}
+	if old := st.Replaced; old != nil {
+		result := dbsync.ResultSucceeded
+		if _, failed, _ := dbsync.Terminal(old); failed {
+			result = dbsync.ResultFailed
+		}
+		r.recordMigration(ctx, s, dbsync.Status{Job: old}, result)
+	}
 	switch st.State {
 	case dbsync.Running:
 		s.SetFalse(conditions.TypeDatabaseReady, running, st.Message)

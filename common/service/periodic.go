@@ -25,6 +25,8 @@ type Periodic struct {
 	Scheduled, Suspended, Failed string
 	// Kind is the metrics Job kind counting the runs (metrics.JobDBPurge).
 	Kind string
+	// Suffix names the runs in the once-per-UID annotation ("db-purge").
+	Suffix string
 	// Deferred is the Warning event of a run whose count must wait for the
 	// next pass ("DBPurgeMetricEmissionDeferred").
 	Deferred string
@@ -97,7 +99,7 @@ func newerJob(a, b *batchv1.Job) bool {
 // recordRun counts a terminal run once and warns once per failed run; a
 // deferred count is reported and retried next pass.
 func (r *Reconciler) recordRun(ctx context.Context, s *Scope, job *batchv1.Job, p Periodic, failed bool) {
-	if s.CR.GetAnnotations()[dbsync.UIDAnnotation(p.Kind)] == string(job.UID) {
+	if s.CR.GetAnnotations()[dbsync.UIDAnnotation(p.Suffix)] == string(job.UID) {
 		return
 	}
 	result := dbsync.ResultSucceeded
@@ -106,7 +108,7 @@ func (r *Reconciler) recordRun(ctx context.Context, s *Scope, job *batchv1.Job, 
 		_, _, msg := dbsync.Terminal(job)
 		r.Recorder.Eventf(s.CR, nil, corev1.EventTypeWarning, p.Failed, "Run", "Job %s failed: %s", job.Name, msg)
 	}
-	if err := dbsync.RecordAs(ctx, r.Client, s.CR, job, r.Metrics, p.Kind, result); err != nil {
+	if err := dbsync.RecordAs(ctx, r.Client, s.CR, job, r.Metrics, p.Kind, p.Suffix, result); err != nil {
 		log.FromContext(ctx).Info("deferring metric emission", "kind", p.Kind, "error", err.Error())
 		r.Recorder.Eventf(s.CR, nil, corev1.EventTypeWarning, p.Deferred, "Run", "%s", err.Error())
 	}

@@ -2,17 +2,36 @@ package controller_test
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/configartifact"
+	"github.com/c5c3/openstack-operators/common/dbsync"
 	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/common/workload"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/fixture"
+	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
 )
 
 var must = testenv.Must
@@ -87,4 +106,375 @@ func deployment(t *testing.T, ns, name string) *appsv1.Deployment {
 	var d appsv1.Deployment
 	must(t, k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, &d))
 	return &d
+}
+
+// poke changes an annotation, which wakes the controller without a spec change.
+func poke(t *testing.T, ns, name string) {
+	t.Helper()
+	update(t, ns, name, func(g *glancev1.Glance) {
+		if g.Annotations == nil {
+			g.Annotations = map[string]string{}
+		}
+		g.Annotations["test/poke"] = g.ResourceVersion
+	})
+}
+
+// update applies mutate to the live Glance and writes it back.
+func update(t *testing.T, ns, name string, mutate func(*glancev1.Glance)) {
+	t.Helper()
+	suite.Eventually(t, "update Glance "+name, func() error {
+		g := get(t, ns, name)
+		mutate(g)
+		return k8s.Update(context.Background(), g)
+	})
+}
+
+func getBackend(t *testing.T, ns, name string) *glancev1.GlanceBackend {
+	t.Helper()
+	var b glancev1.GlanceBackend
+	must(t, k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, &b))
+	return &b
+}
+
+// updateBackend applies mutate to the live GlanceBackend and writes it back.
+func updateBackend(t *testing.T, ns, name string, mutate func(*glancev1.GlanceBackend)) {
+	t.Helper()
+	suite.Eventually(t, "update GlanceBackend "+name, func() error {
+		b := getBackend(t, ns, name)
+		mutate(b)
+		return k8s.Update(context.Background(), b)
+	})
+}
+
+// setSecret replaces a Secret's data.
+func setSecret(t *testing.T, ns, name string, data map[string]string) {
+	t.Helper()
+	suite.Eventually(t, "update Secret "+name, func() error {
+		var s corev1.Secret
+		if err := k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, &s); err != nil {
+			return err
+		}
+		s.Data, s.StringData = nil, data
+		return k8s.Update(context.Background(), &s)
+	})
+}
+
+// exists reads obj and reports whether it is there.
+func exists(t *testing.T, obj client.Object) bool {
+	t.Helper()
+	err := k8s.Get(context.Background(), client.ObjectKeyFromObject(obj), obj)
+	if err != nil && !apierrors.IsNotFound(err) {
+		t.Fatal(err)
+	}
+	return err == nil
+}
+
+// mounts names the config ConfigMap and the backends Secret a Deployment mounts.
+func mounts(d *appsv1.Deployment) (config, backends string) {
+	for _, v := range d.Spec.Template.Spec.Volumes {
+		switch {
+		case v.Name == workload.ConfigVolumeName && v.ConfigMap != nil:
+			config = v.ConfigMap.Name
+		case v.Name == render.BackendsVolume && v.Secret != nil:
+			backends = v.Secret.SecretName
+		}
+	}
+	return config, backends
+}
+
+// backendsConf is backends.conf of the backends Secret name.
+func backendsConf(t *testing.T, ns, name string) string {
+	t.Helper()
+	var s corev1.Secret
+	must(t, k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, &s))
+	return string(s.Data[render.KeyBackendsConf])
+}
+
+// apiConf is glance-api.conf of the config ConfigMap name.
+func apiConf(t *testing.T, ns, name string) string {
+	t.Helper()
+	var cm corev1.ConfigMap
+	must(t, k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, &cm))
+	return cm.Data[render.KeyGlanceAPIConf]
+}
+
+// artefacts lists the names of every generation of a content-addressed
+// config artefact (list: a ConfigMapList or SecretList) with base base.
+func artefacts(t *testing.T, ns, base string, list client.ObjectList) []string {
+	t.Helper()
+	must(t, k8s.List(context.Background(), list, client.InNamespace(ns), client.MatchingLabels{configartifact.BaseLabel: base}))
+	var out []string
+	must(t, meta.EachListItem(list, func(o runtime.Object) error {
+		out = append(out, o.(client.Object).GetName())
+		return nil
+	}))
+	slices.Sort(out)
+	return out
+}
+
+// jobUID is the UID of the Job name, "" when there is none.
+func jobUID(t *testing.T, ns, name string) types.UID {
+	t.Helper()
+	j, err := getJob(ns, name)
+	if apierrors.IsNotFound(err) {
+		return ""
+	}
+	must(t, err)
+	return j.UID
+}
+
+// finishNewJob finishes the Job name once it is another Job than old (a
+// re-run), not being deleted.
+func finishNewJob(t *testing.T, ns, name string, old types.UID, succeeded bool) {
+	t.Helper()
+	suite.Eventually(t, "Job "+name+" re-run and finished", func() error {
+		j, err := getJob(ns, name)
+		if err != nil {
+			return err
+		}
+		if j.UID == old || !j.DeletionTimestamp.IsZero() {
+			return fmt.Errorf("Job %s not replaced yet", name)
+		}
+		return testenv.JobFinished(context.Background(), k8s, client.ObjectKeyFromObject(j), succeeded)
+	})
+}
+
+// eventsOf lists the events with reason recorded on the object name.
+func eventsOf(t *testing.T, ns, name, reason string) []corev1.Event {
+	t.Helper()
+	var list corev1.EventList
+	must(t, k8s.List(context.Background(), &list, client.InNamespace(ns)))
+	var out []corev1.Event
+	for _, e := range list.Items {
+		if e.InvolvedObject.Name == name && e.Reason == reason {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// emissions estimates how often events were emitted: the recorder folds a
+// repeat of the same reason on the same object into an Event series (count
+// 2 at the first repeat; later repeats stay in its memory for half an
+// hour). 0 and 1 are exact; any repeat shows as 2 or more.
+func emissions(events []corev1.Event) int {
+	n := 0
+	for _, e := range events {
+		if e.Series != nil {
+			n += int(e.Series.Count)
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// waitEvent waits until an event of the type with reason is recorded on the
+// object name and returns the events with that reason.
+func waitEvent(t *testing.T, ns, name, reason, eventType string) []corev1.Event {
+	t.Helper()
+	var events []corev1.Event
+	suite.Eventually(t, eventType+" event "+reason, func() error {
+		events = eventsOf(t, ns, name, reason)
+		if len(events) == 0 {
+			return fmt.Errorf("no %s event on %s", reason, name)
+		}
+		for _, e := range events {
+			if e.Type != eventType {
+				return fmt.Errorf("%s event of type %s, want %s", reason, e.Type, eventType)
+			}
+		}
+		return nil
+	})
+	return events
+}
+
+// countProbes points the Glance's health probe at a server that counts the
+// probes: each one is a pass that reached the parallel group.
+func countProbes(t *testing.T, ns, name string) *atomic.Int64 {
+	t.Helper()
+	hits := &atomic.Int64{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		hits.Add(1)
+		_, _ = fmt.Fprint(w, `{"status": "simulated"}`)
+	}))
+	t.Cleanup(srv.Close)
+	api.Set(ns, name, srv.URL+"/")
+	return hits
+}
+
+// passes pokes the Glance until three more probes arrived and returns the
+// writes the manager sent to the namespace meanwhile. Passes of one CR
+// never overlap and the probe TTL is a second, so the pass behind the
+// second probe started after the first and ended before the third: at
+// least one whole pass over the current inputs ran in the window.
+func passes(t *testing.T, ns, name string, hits *atomic.Int64) []string {
+	t.Helper()
+	start, startWrites := hits.Load(), writes.Snapshot()
+	deadline := time.Now().Add(30 * time.Second)
+	for hits.Load() < start+3 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d probes in 30s, want 3\n%s", hits.Load()-start, dumpGlances())
+		}
+		poke(t, ns, name)
+		time.Sleep(300 * time.Millisecond)
+	}
+	out := testenv.WritesIn(startWrites, writes.Snapshot(), ns)
+	slices.Sort(out)
+	return out
+}
+
+// inCache waits until the manager's cache holds obj as the API server has
+// it, so no later pass acts on an older copy.
+func inCache(t *testing.T, obj client.Object) {
+	t.Helper()
+	suite.Eventually(t, "manager cache in sync", func() error {
+		live, cached := obj.DeepCopyObject().(client.Object), obj.DeepCopyObject().(client.Object)
+		if err := k8s.Get(context.Background(), client.ObjectKeyFromObject(obj), live); err != nil {
+			return err
+		}
+		if err := reconciler.Client.Get(context.Background(), client.ObjectKeyFromObject(obj), cached); err != nil {
+			return err
+		}
+		if live.GetResourceVersion() != cached.GetResourceVersion() {
+			return fmt.Errorf("cache at resourceVersion %s, server at %s", cached.GetResourceVersion(), live.GetResourceVersion())
+		}
+		return nil
+	})
+}
+
+// seriesOf counts the series of c labelled with the Glance name in ns.
+func seriesOf(t *testing.T, c prometheus.Collector, name, ns string) int {
+	t.Helper()
+	ch := make(chan prometheus.Metric, 64)
+	go func() { c.Collect(ch); close(ch) }()
+	n := 0
+	for m := range ch {
+		var d dto.Metric
+		must(t, m.Write(&d))
+		labels := map[string]string{}
+		for _, l := range d.GetLabel() {
+			labels[l.GetName()] = l.GetValue()
+		}
+		if labels["glance"] == name && labels["namespace"] == ns {
+			n++
+		}
+	}
+	return n
+}
+
+// cronRun plays the CronJob controller for one run of the CronJob cronJob on
+// cluster c: it creates the Job from the job template (common labels,
+// controller reference to the CronJob), lists it in status.active, finishes
+// it and drops it from status.active again, as the CronJob controller does.
+// Each status write of the CronJob is what wakes the Glance.
+func cronRun(t *testing.T, c client.Client, ns, cronJob, job string, succeeded bool) *batchv1.Job {
+	t.Helper()
+	ctx := context.Background()
+	var cj batchv1.CronJob
+	suite.Eventually(t, "CronJob "+cronJob, func() error {
+		return c.Get(ctx, client.ObjectKey{Namespace: ns, Name: cronJob}, &cj)
+	})
+	j := &batchv1.Job{
+		ObjectMeta: metav1.ObjectMeta{
+			Namespace: ns, Name: job, Labels: maps.Clone(cj.Spec.JobTemplate.Labels),
+			Annotations:     map[string]string{"batch.kubernetes.io/cronjob-scheduled-timestamp": time.Now().UTC().Format(time.RFC3339)},
+			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(&cj, batchv1.SchemeGroupVersion.WithKind("CronJob"))},
+		},
+		Spec: *cj.Spec.JobTemplate.Spec.DeepCopy(),
+	}
+	must(t, c.Create(ctx, j))
+	ref := corev1.ObjectReference{APIVersion: "batch/v1", Kind: "Job", Namespace: ns, Name: job, UID: j.UID}
+	cronStatus(t, c, ns, cronJob, func(st *batchv1.CronJobStatus) {
+		st.Active = append(st.Active, ref)
+		st.LastScheduleTime = &metav1.Time{Time: time.Now()}
+	})
+	suite.Eventually(t, "Job "+job+" finished", func() error {
+		return testenv.JobFinished(ctx, c, client.ObjectKeyFromObject(j), succeeded)
+	})
+	cronStatus(t, c, ns, cronJob, func(st *batchv1.CronJobStatus) {
+		st.Active = slices.DeleteFunc(st.Active, func(r corev1.ObjectReference) bool { return r.UID == j.UID })
+		if succeeded {
+			st.LastSuccessfulTime = &metav1.Time{Time: time.Now()}
+		}
+	})
+	must(t, c.Get(ctx, client.ObjectKeyFromObject(j), j))
+	return j
+}
+
+func cronStatus(t *testing.T, c client.Client, ns, name string, mutate func(*batchv1.CronJobStatus)) {
+	t.Helper()
+	suite.Eventually(t, "CronJob "+name+" status", func() error {
+		var cj batchv1.CronJob
+		if err := c.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, &cj); err != nil {
+			return err
+		}
+		mutate(&cj.Status)
+		return c.Status().Update(context.Background(), &cj)
+	})
+}
+
+// condition is the Glance's condition condType, nil when unset.
+func condition(g *glancev1.Glance, condType string) *metav1.Condition {
+	return meta.FindStatusCondition(g.Status.Conditions, condType)
+}
+
+// backendCondition is the GlanceBackend's condition condType, nil when unset.
+func backendCondition(b *glancev1.GlanceBackend, condType string) *metav1.Condition {
+	return meta.FindStatusCondition(b.Status.Conditions, condType)
+}
+
+// finishDBSync finishes the db-sync Job until DatabaseReady reports the
+// outcome: a Job started for a projection that changed meanwhile (a second
+// backend turning credential-ready) is replaced when it ends, and its
+// successor is finished the same way.
+func finishDBSync(t *testing.T, ns, name string, succeeded bool) {
+	t.Helper()
+	want := "DatabaseSynced"
+	if !succeeded {
+		want = "DBSyncFailed"
+	}
+	suite.Eventually(t, "db-sync "+want, func() error {
+		g := get(t, ns, name)
+		c := condition(g, glancev1.ConditionDatabaseReady)
+		if c != nil && c.Reason == want && c.ObservedGeneration == g.Generation {
+			return nil
+		}
+		j, err := getJob(ns, name+"-db-sync")
+		if err != nil {
+			return err
+		}
+		if term, _, _ := dbsync.Terminal(j); !term && j.DeletionTimestamp.IsZero() {
+			if err := testenv.JobFinished(context.Background(), k8s, client.ObjectKeyFromObject(j), succeeded); err != nil {
+				return err
+			}
+		}
+		return fmt.Errorf("DatabaseReady is %v", c)
+	})
+}
+
+// ready is toReady for suites under load: the two backends may turn
+// credential-ready in separate passes, so the first db-sync Job may run for
+// a one-backend projection and be replaced; finishDBSync follows that.
+func ready(t *testing.T, ns string, g *glancev1.Glance) *glancev1.Glance {
+	t.Helper()
+	api.Set(ns, g.Name, testenv.FakeAPI(t, http.StatusOK, 0))
+	twoBackends(t, ns, g.Name)
+	must(t, k8s.Create(context.Background(), g))
+	suite.ProvisionDatabase(t, ns, g.Name)
+	finishDBSync(t, ns, g.Name, true)
+	suite.RollOut(t, ns, g.Name)
+	return waitCondition(t, ns, g.Name, glancev1.ConditionReady, metav1.ConditionTrue, "AllReady")
+}
+
+func mariadbDatabase(ns, name string) *mariadbv1alpha1.Database {
+	return &mariadbv1alpha1.Database{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+}
+
+func mariadbUser(ns, name string) *mariadbv1alpha1.User {
+	return &mariadbv1alpha1.User{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+}
+
+func mariadbGrant(ns, name string) *mariadbv1alpha1.Grant {
+	return &mariadbv1alpha1.Grant{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
 }

@@ -52,10 +52,14 @@ func (r *GlanceReconciler) reconcileBackends(ctx context.Context, s *scope) (pip
 		skipped[name] = why
 	}
 	rendered = slices.DeleteFunc(rendered, func(b render.Backend) bool { _, ok := skipped[b.Name]; return ok })
-	r.warnSkipped(s, skipped)
+	r.warnSkipped(s, skipped, byName(attached))
 	defaults := defaultsOf(rendered)
 	if len(defaults) != 1 {
-		s.SetFalse(glancev1.ConditionBackendsReady, glancev1.ReasonNoDefaultBackend, noDefaultMessage(defaults, len(attached)))
+		msg := noDefaultMessage(defaults, len(attached))
+		if len(skipped) > 0 {
+			msg += "; " + waitingMessage(nil, nil, skipped)
+		}
+		s.SetFalse(glancev1.ConditionBackendsReady, glancev1.ReasonNoDefaultBackend, msg)
 		return pipeline.Continue(), nil
 	}
 	secret := configartifact.BuildSecret(s.glance.Namespace, render.BackendsBase(s.glance), s.ID.Labels(), map[string]string{render.KeyBackendsConf: conf})
@@ -115,16 +119,26 @@ func (r *GlanceReconciler) readCredentials(ctx context.Context, s *scope, ready 
 }
 
 // warnSkipped emits GlanceBackendSkipped for each skipped backend when the
-// skip is new: BackendsReady's previous message names the backends skipped then.
-func (r *GlanceReconciler) warnSkipped(s *scope, skipped map[string]string) {
+// skip is new: BackendsReady's previous message, valid projection or not,
+// names the backends skipped then. The backend is the event's related
+// object, so the events of two skipped backends stay apart.
+func (r *GlanceReconciler) warnSkipped(s *scope, skipped map[string]string, backends map[string]*glancev1.GlanceBackend) {
 	prev := meta.FindStatusCondition(s.glance.Status.Conditions, glancev1.ConditionBackendsReady)
 	for _, name := range sortedKeys(skipped) {
 		line := skipLine(name, skipped[name])
 		if prev != nil && strings.Contains(prev.Message, line) {
 			continue
 		}
-		r.Recorder.Eventf(s.glance, nil, corev1.EventTypeWarning, EventBackendSkipped, "Backends", "GlanceBackend %s", line)
+		r.Recorder.Eventf(s.glance, backends[name], corev1.EventTypeWarning, EventBackendSkipped, "Backends", "GlanceBackend %s", line)
 	}
+}
+
+func byName(backends []glancev1.GlanceBackend) map[string]*glancev1.GlanceBackend {
+	out := make(map[string]*glancev1.GlanceBackend, len(backends))
+	for i := range backends {
+		out[backends[i].Name] = &backends[i]
+	}
+	return out
 }
 
 func skipLine(name, why string) string { return fmt.Sprintf("%s skipped: %s", name, why) }
@@ -145,7 +159,7 @@ func waitingMessage(rendered, pending []string, skipped map[string]string) strin
 
 func noDefaultMessage(defaults []string, attached int) string {
 	if len(defaults) == 0 {
-		return fmt.Sprintf("none of the %d attached GlanceBackends is a credential-ready default (spec.isDefault); keeping the last projection", attached)
+		return fmt.Sprintf("none of the %d attached GlanceBackends is a credential-ready default (spec.isDefault) that could be rendered; keeping the last projection", attached)
 	}
 	return fmt.Sprintf("%d credential-ready defaults (%s), exactly one is allowed; keeping the last projection", len(defaults), strings.Join(defaults, ", "))
 }

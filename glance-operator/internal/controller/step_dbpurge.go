@@ -17,6 +17,7 @@ var dbPurge = service.Periodic{
 	Suspended: glancev1.ReasonDBPurgeSuspended,
 	Failed:    glancev1.ReasonDBPurgeJobFailed,
 	Kind:      metrics.JobDBPurge,
+	Suffix:    "db-purge",
 	Deferred:  "DBPurgeMetricEmissionDeferred",
 }
 
