@@ -25,18 +25,14 @@ import (
 )
 
 // Operator describes one service operator to the shared bootstrap. R is
-// what Setup returns: the operator's main reconciler, for tests.
+// what Setup returns: the operator's main reconciler, for tests. The
+// binary's name, metrics prefix, event recorder and leader-election lease
+// derive from the profile and the API group (common behaviour §0).
 type Operator[R any] struct {
-	// Name of the binary, in the stop message ("placement-operator").
-	Name string
 	// Profile names the CR, children and API.
 	Profile service.Profile
-	// MetricsPrefix prefixes the operator's metric names ("placement_operator").
-	MetricsPrefix string
-	// LeaderElectionID names the leader-election lease.
-	LeaderElectionID string
-	// RecorderName is the events' reporting controller ("placement-controller").
-	RecorderName string
+	// Group is the API group, also the leader-election lease's name.
+	Group string
 	// Periodic are the metrics Job kinds of the operator's CronJob runs
 	// (Glance: metrics.JobDBPurge); db_sync is always counted.
 	Periodic []string
@@ -46,6 +42,15 @@ type Operator[R any] struct {
 	// when o.EnableWebhooks, its webhooks.
 	Setup func(ctx context.Context, mgr ctrl.Manager, base service.Reconciler, o *Options) (R, error)
 }
+
+// Name is the binary's name, <service>-operator.
+func (op Operator[R]) Name() string { return op.Profile.ManagedBy }
+
+// MetricsPrefix prefixes the operator's metric names: <service>_operator.
+func (op Operator[R]) MetricsPrefix() string { return op.Profile.Service + "_operator" }
+
+// RecorderName is the events' reporting controller: <service>-controller.
+func (op Operator[R]) RecorderName() string { return op.Profile.Service + "-controller" }
 
 // New builds the manager with the operator's controllers and webhooks.
 func New[R any](ctx context.Context, cfg *rest.Config, o *Options, op Operator[R]) (ctrl.Manager, R, error) {
@@ -68,7 +73,7 @@ func New[R any](ctx context.Context, cfg *rest.Config, o *Options, op Operator[R
 		Metrics:                metricsserver.Options{BindAddress: o.MetricsAddr},
 		HealthProbeBindAddress: o.ProbeAddr,
 		LeaderElection:         o.LeaderElect,
-		LeaderElectionID:       op.LeaderElectionID,
+		LeaderElectionID:       op.Group,
 		// The operator's own namespace (POD_NAMESPACE), where the chart's
 		// leader-election Role is; in a pod, empty falls back to the
 		// ServiceAccount's namespace, outside one it must be set.
@@ -78,7 +83,7 @@ func New[R any](ctx context.Context, cfg *rest.Config, o *Options, op Operator[R
 	if err != nil {
 		return nil, none, fmt.Errorf("creating manager: %w", err)
 	}
-	m := opmetrics.New(op.MetricsPrefix, op.Profile.Service, op.Periodic...)
+	m := opmetrics.New(op.MetricsPrefix(), op.Profile.Service, op.Periodic...)
 	m.Register(metrics.Registry)
 	resolver := &targetcluster.Resolver{
 		Local:     targetcluster.Target{Client: mgr.GetClient(), Reader: mgr.GetAPIReader(), Mapper: mgr.GetRESTMapper()},
@@ -96,7 +101,7 @@ func New[R any](ctx context.Context, cfg *rest.Config, o *Options, op Operator[R
 	base := service.Reconciler{
 		Client:            mgr.GetClient(),
 		Scheme:            scheme,
-		Recorder:          mgr.GetEventRecorder(op.RecorderName),
+		Recorder:          mgr.GetEventRecorder(op.RecorderName()),
 		Metrics:           m,
 		Resolver:          resolver,
 		Probe:             probe.NewCache(),
@@ -142,13 +147,13 @@ func Run[R any](ctx context.Context, cfg *rest.Config, o *Options, op Operator[R
 
 // Main is an operator's main function: flags, logging, signal handling, run.
 func Main[R any](op Operator[R]) {
-	opts := BindFlags(flag.CommandLine, op.Profile, op.LeaderElectionID)
+	opts := BindFlags(flag.CommandLine, op.Profile, op.Group)
 	zapOpts := zap.Options{}
 	zapOpts.BindFlags(flag.CommandLine)
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts)))
 	if err := Run(ctrl.SetupSignalHandler(), ctrl.GetConfigOrDie(), opts, op); err != nil {
-		ctrl.Log.Error(err, op.Name+" stopped")
+		ctrl.Log.Error(err, op.Name()+" stopped")
 		os.Exit(1)
 	}
 }

@@ -10,8 +10,10 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/c5c3/openstack-operators/common/conditions"
+	"github.com/c5c3/openstack-operators/common/configartifact"
 	"github.com/c5c3/openstack-operators/common/extraconfig"
 	"github.com/c5c3/openstack-operators/common/osconfig"
+	"github.com/c5c3/openstack-operators/common/pipeline"
 )
 
 // PolicyRules merges the rules of spec.policyOverrides' ConfigMap (read on
@@ -60,4 +62,35 @@ func (r *Reconciler) ReportExtraConfig(s *Scope, owned extraconfig.Registry) {
 		r.Recorder.Eventf(s.CR, nil, corev1.EventTypeWarning, "ExtraConfigOwnedKeyOverride", "Config", "%s", msg)
 	}
 	s.SetFalse(conditions.TypeExtraConfigHealthy, conditions.ReasonOwnedKeysOverridden, msg)
+}
+
+// Config renders the service config with the merged policy rules, writes it
+// as the immutable content-addressed ConfigMap <base>-<hash8> (s.Config),
+// prunes older generations and reports ExtraConfigHealthy; a failure reads
+// SecretsReady=False/ConfigError.
+func (r *Reconciler) Config(ctx context.Context, s *Scope, base string, owned extraconfig.Registry,
+	render func(policyRules map[string]string) (map[string]string, error)) (pipeline.Outcome, error) {
+	if err := r.writeConfig(ctx, s, base, render); err != nil {
+		return pipeline.Continue(), ConfigFailed(s, err)
+	}
+	r.ReportExtraConfig(s, owned)
+	return pipeline.Continue(), nil
+}
+
+func (r *Reconciler) writeConfig(ctx context.Context, s *Scope, base string, render func(map[string]string) (map[string]string, error)) error {
+	rules, err := r.PolicyRules(ctx, s)
+	if err != nil {
+		return err
+	}
+	data, err := render(rules)
+	if err != nil {
+		return err
+	}
+	ns := s.CR.GetNamespace()
+	cm := configartifact.BuildConfigMap(ns, base, s.ID.Labels(), data)
+	if err := configartifact.EnsureConfigMap(ctx, s.Target.Client, s.Target.Reader, s.Owner, cm); err != nil {
+		return err
+	}
+	s.Config = cm.Name
+	return configartifact.PruneConfigMaps(ctx, s.Target.Client, s.Owner, ns, base, cm.Name)
 }

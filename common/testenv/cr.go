@@ -61,3 +61,23 @@ func CRScheme(gv schema.GroupVersion) *runtime.Scheme {
 		return nil
 	})
 }
+
+// ServiceSpec is the shared spec of a service CR with only the required
+// fields, as a user writes it: release 2025.2, a tagged image under
+// registry.example.org/openstack/<service>, the MariaDB "mariadb" with the
+// schema <service> and Secret <service>-db, the memcached "memcached", and
+// the service user's Secret <service>-service-user.
+func ServiceSpec(service string) shared.ServiceSpec {
+	return shared.ServiceSpec{
+		OpenStackRelease: "2025.2",
+		Image:            shared.ImageSpec{Repository: "registry.example.org/openstack/" + service, Tag: "2025.2"},
+		Database: shared.DatabaseSpec{
+			ClusterRef: &shared.LocalObjectRef{Name: "mariadb"},
+			Database:   service,
+			SecretRef:  shared.SecretKeyRef{Name: service + "-db"},
+		},
+		Cache:            shared.CacheSpec{ClusterRef: &shared.LocalObjectRef{Name: "memcached"}},
+		KeystoneEndpoint: "http://keystone-api.openstack.svc:5000/v3",
+		ServiceUser:      shared.ServiceUserSpec{SecretRef: shared.SecretKeyRef{Name: service + "-service-user"}},
+	}
+}

@@ -19,7 +19,7 @@ import (
 type Options = manager.Options
 
 // MetricsPrefix prefixes the operator's own metric names.
-const MetricsPrefix = manager.MetricsPrefix
+var MetricsPrefix = manager.Operator.MetricsPrefix()
 
 // New builds the manager exactly as the binary does. probeURL, when not nil,
 // replaces the in-cluster URL the API health probe hits, for a caller that

@@ -1,21 +1,13 @@
 package v1alpha1
 
-import "github.com/c5c3/openstack-operators/common/conditions"
-
-// Condition types of a Glance. Ready aggregates the nine sub-conditions of
-// the step table; ExtraConfigHealthy is reported and never aggregated.
+// Condition types only a Glance has. Ready aggregates these and the shared
+// ones of the step table (common/conditions: SecretsReady, DatabaseReady,
+// DeploymentReady, HPAReady, NetworkPolicyReady, HTTPRouteReady);
+// ExtraConfigHealthy is reported and never aggregated.
 const (
-	ConditionReady              = conditions.TypeReady
-	ConditionSecretsReady       = conditions.TypeSecretsReady
-	ConditionBackendsReady      = "BackendsReady"
-	ConditionDatabaseReady      = conditions.TypeDatabaseReady
-	ConditionDeploymentReady    = conditions.TypeDeploymentReady
-	ConditionGlanceAPIReady     = "GlanceAPIReady"
-	ConditionHPAReady           = conditions.TypeHPAReady
-	ConditionNetworkPolicyReady = conditions.TypeNetworkPolicyReady
-	ConditionHTTPRouteReady     = conditions.TypeHTTPRouteReady
-	ConditionDBPurgeReady       = "DBPurgeReady"
-	ConditionExtraConfigHealthy = conditions.TypeExtraConfigHealthy
+	ConditionBackendsReady  = "BackendsReady"
+	ConditionGlanceAPIReady = "GlanceAPIReady"
+	ConditionDBPurgeReady   = "DBPurgeReady"
 )
 
 // Reasons of the Glance-only conditions.

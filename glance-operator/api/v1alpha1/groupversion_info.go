@@ -5,22 +5,13 @@
 package v1alpha1
 
 import (
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/c5c3/openstack-operators/common/api/shared"
 )
 
-var (
-	// GroupVersion is the API group and version of Glance.
-	GroupVersion = schema.GroupVersion{Group: "glance.openstack.c5c3.io", Version: "v1alpha1"}
-	// SchemeBuilder registers the Glance kinds.
-	SchemeBuilder = runtime.NewSchemeBuilder(addKnownTypes)
-	// AddToScheme adds the Glance kinds to a scheme.
-	AddToScheme = SchemeBuilder.AddToScheme
-)
+// GroupVersion is the API group and version of Glance.
+var GroupVersion = schema.GroupVersion{Group: "glance.openstack.c5c3.io", Version: "v1alpha1"}
 
-func addKnownTypes(s *runtime.Scheme) error {
-	s.AddKnownTypes(GroupVersion, &Glance{}, &GlanceList{}, &GlanceBackend{}, &GlanceBackendList{})
-	metav1.AddToGroupVersion(s, GroupVersion)
-	return nil
-}
+// AddToScheme adds the Glance kinds to a scheme.
+var AddToScheme = shared.AddKnownTypes(GroupVersion, &Glance{}, &GlanceList{}, &GlanceBackend{}, &GlanceBackendList{})

@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/c5c3/openstack-operators/common/conditions"
 	"github.com/c5c3/openstack-operators/common/metrics"
 	"github.com/c5c3/openstack-operators/common/testenv"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
@@ -69,7 +70,7 @@ func TestDBPurgeRuns(t *testing.T) {
 	if c := condition(g, glancev1.ConditionDBPurgeReady); !strings.Contains(c.Message, a.Name) {
 		t.Errorf("DBPurgeJobFailed message %q does not name %s", c.Message, a.Name)
 	}
-	waitCondition(t, ns, "glance", glancev1.ConditionReady, metav1.ConditionFalse, "NotAllReady")
+	waitCondition(t, ns, "glance", conditions.TypeReady, metav1.ConditionFalse, "NotAllReady")
 	waitEvent(t, ns, "glance", glancev1.ReasonDBPurgeJobFailed, corev1.EventTypeWarning)
 
 	// Counting a run costs one annotation patch and one status write: the
@@ -78,7 +79,7 @@ func TestDBPurgeRuns(t *testing.T) {
 	start := writes.Snapshot()
 	b := cronRun(t, k8s, ns, "glance-db-purge", "glance-db-purge-29000002", true)
 	waitPurge(t, ns, metav1.ConditionTrue, glancev1.ReasonDBPurgeScheduled, 1, 1, string(b.UID))
-	waitCondition(t, ns, "glance", glancev1.ConditionReady, metav1.ConditionTrue, "AllReady")
+	waitCondition(t, ns, "glance", conditions.TypeReady, metav1.ConditionTrue, "AllReady")
 	base := "/apis/glance.openstack.c5c3.io/v1alpha1/namespaces/" + ns + "/glances/glance"
 	wrote := testenv.WritesIn(start, writes.Snapshot(), ns)
 	slices.Sort(wrote)
@@ -132,7 +133,7 @@ func TestDBPurgeRuns(t *testing.T) {
 	if cj.Spec.Suspend == nil || !*cj.Spec.Suspend {
 		t.Errorf("CronJob suspend = %v", cj.Spec.Suspend)
 	}
-	waitCondition(t, ns, "glance", glancev1.ConditionReady, metav1.ConditionTrue, "AllReady")
+	waitCondition(t, ns, "glance", conditions.TypeReady, metav1.ConditionTrue, "AllReady")
 
 	update(t, ns, "glance", func(g *glancev1.Glance) { g.Spec.DBPurge = nil })
 	waitPurge(t, ns, metav1.ConditionFalse, glancev1.ReasonDBPurgeJobFailed, 1, 2, string(c.UID))

@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/c5c3/openstack-operators/common/conditions"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/fixture"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
@@ -65,19 +66,19 @@ func TestNoDefaultBackendOnFirstInstall(t *testing.T) {
 			must(t, k8s.Create(ctx, g))
 			waitBackend(t, ns, "fast", glancev1.ConditionCredentialsReady, metav1.ConditionTrue, glancev1.ReasonCredentialsAvailable)
 			waitBackend(t, ns, "archive", glancev1.ConditionCredentialsReady, metav1.ConditionTrue, glancev1.ReasonCredentialsAvailable)
-			waitCondition(t, ns, g.Name, glancev1.ConditionSecretsReady, metav1.ConditionFalse, "WaitingForServiceUserCredentials")
+			waitCondition(t, ns, g.Name, conditions.TypeSecretsReady, metav1.ConditionFalse, "WaitingForServiceUserCredentials")
 			suite.Secret(t, ns, "glance-service-user", map[string]string{"password": "ks-secret"})
 
 			waitBackendsMessage(t, ns, g.Name, glancev1.ReasonNoDefaultBackend, tc.message)
-			waitCondition(t, ns, g.Name, glancev1.ConditionDatabaseReady, metav1.ConditionFalse, "WaitingForDatabase")
+			waitCondition(t, ns, g.Name, conditions.TypeDatabaseReady, metav1.ConditionFalse, "WaitingForDatabase")
 			suite.ProvisionDatabase(t, ns, g.Name)
-			waitCondition(t, ns, g.Name, glancev1.ConditionDatabaseReady, metav1.ConditionFalse, glancev1.ReasonWaitingForBackends)
-			waitCondition(t, ns, g.Name, glancev1.ConditionDeploymentReady, metav1.ConditionFalse, glancev1.ReasonWaitingForBackends)
+			waitCondition(t, ns, g.Name, conditions.TypeDatabaseReady, metav1.ConditionFalse, glancev1.ReasonWaitingForBackends)
+			waitCondition(t, ns, g.Name, conditions.TypeDeploymentReady, metav1.ConditionFalse, glancev1.ReasonWaitingForBackends)
 			nothingRendered(t, ns)
 
 			setDefault(t, ns, tc.fix, !tc.isDefault)
 			waitBackendsMessage(t, ns, g.Name, glancev1.ReasonAllBackendsProjected, tc.wantDefault)
-			waitCondition(t, ns, g.Name, glancev1.ConditionDatabaseReady, metav1.ConditionFalse, "DBSyncInProgress")
+			waitCondition(t, ns, g.Name, conditions.TypeDatabaseReady, metav1.ConditionFalse, "DBSyncInProgress")
 			if cms := artefacts(t, ns, "glance-config", &corev1.ConfigMapList{}); len(cms) != 1 {
 				t.Errorf("config generations %v, want one", cms)
 			}
@@ -145,19 +146,19 @@ func TestInvalidDefaultsKeepLastGood(t *testing.T) {
 	// that ran the Deployment and DBPurge steps over the invalid projection.
 	setDefault(t, ns, "archive", true)
 	waitBackendsMessage(t, ns, "glance", glancev1.ReasonNoDefaultBackend, "2 credential-ready defaults (archive, fast)")
-	waitCondition(t, ns, "glance", glancev1.ConditionReady, metav1.ConditionFalse, "NotAllReady")
+	waitCondition(t, ns, "glance", conditions.TypeReady, metav1.ConditionFalse, "NotAllReady")
 	check("two defaults")
 
 	// Back through the original projection (same content, same names) to none.
 	setDefault(t, ns, "archive", false)
 	setDefault(t, ns, "fast", false)
 	waitBackendsMessage(t, ns, "glance", glancev1.ReasonNoDefaultBackend, "none of the 2 attached GlanceBackends")
-	waitCondition(t, ns, "glance", glancev1.ConditionDeploymentReady, metav1.ConditionTrue, "DeploymentReady")
-	waitCondition(t, ns, "glance", glancev1.ConditionDatabaseReady, metav1.ConditionTrue, "DatabaseSynced")
+	waitCondition(t, ns, "glance", conditions.TypeDeploymentReady, metav1.ConditionTrue, "DeploymentReady")
+	waitCondition(t, ns, "glance", conditions.TypeDatabaseReady, metav1.ConditionTrue, "DatabaseSynced")
 	check("no default")
 
 	setDefault(t, ns, "fast", true)
-	waitCondition(t, ns, "glance", glancev1.ConditionReady, metav1.ConditionTrue, "AllReady")
+	waitCondition(t, ns, "glance", conditions.TypeReady, metav1.ConditionTrue, "AllReady")
 	check("one default again")
 }
 
@@ -178,7 +179,7 @@ func TestFlipDefaultChangesOnlyConfigMap(t *testing.T) {
 	waitBackendsMessage(t, ns, "glance", glancev1.ReasonAllBackendsProjected, "default archive")
 	finishNewJob(t, ns, "glance-db-sync", job, true)
 	suite.RollOutAfter(t, ns, "glance", before.Generation)
-	waitCondition(t, ns, "glance", glancev1.ConditionReady, metav1.ConditionTrue, "AllReady")
+	waitCondition(t, ns, "glance", conditions.TypeReady, metav1.ConditionTrue, "AllReady")
 
 	after := deployment(t, ns, "glance")
 	newConfig, newBackends := mounts(after)

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/c5c3/openstack-operators/common/conditions"
 	"github.com/c5c3/openstack-operators/common/metrics"
 	"github.com/c5c3/openstack-operators/common/testenv"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
@@ -114,7 +115,7 @@ func TestDeletionBrownfield(t *testing.T) {
 	must(t, k8s.Create(ctx, g))
 	finishDBSync(t, ns, g.Name, true)
 	suite.RollOut(t, ns, g.Name)
-	waitCondition(t, ns, g.Name, glancev1.ConditionReady, metav1.ConditionTrue, "AllReady")
+	waitCondition(t, ns, g.Name, conditions.TypeReady, metav1.ConditionTrue, "AllReady")
 	if exists(t, &mariadbv1alpha1.Database{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: g.Name}}) {
 		t.Error("brownfield Glance provisioned a Database")
 	}

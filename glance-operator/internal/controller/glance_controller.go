@@ -4,10 +4,12 @@ package controller
 
 import (
 	"context"
+	"slices"
 
 	batchv1 "k8s.io/api/batch/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 
+	"github.com/c5c3/openstack-operators/common/conditions"
 	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/pipeline"
 	"github.com/c5c3/openstack-operators/common/service"
@@ -19,36 +21,24 @@ import (
 type step = pipeline.Step[*GlanceReconciler, *scope]
 
 // steps is the Glance step table: the Ready aggregate, the metric labels and
-// the docs derive from it.
-var steps = []step{
-	{Name: "Secrets", Condition: glancev1.ConditionSecretsReady, Run: service.SecretsStep[*GlanceReconciler, *scope]},
-	{Name: "DBConnectionSecret", Condition: glancev1.ConditionSecretsReady, Run: service.DBConnectionSecretStep[*GlanceReconciler, *scope]},
+// the docs derive from it. Head and Optional are the rows every service
+// shares (secrets gate, DSN Secret; HTTPRoute, health probe, HPA,
+// NetworkPolicy).
+var steps = slices.Concat(service.Head[*GlanceReconciler, *scope](), []step{
 	{Name: "Backends", Condition: glancev1.ConditionBackendsReady, Run: (*GlanceReconciler).reconcileBackends},
-	{Name: "Config", Condition: glancev1.ConditionSecretsReady, Run: (*GlanceReconciler).reconcileConfig},
-	{Name: "Database", Condition: glancev1.ConditionDatabaseReady, Run: (*GlanceReconciler).reconcileDatabase},
-	{Name: "Deployment", Condition: glancev1.ConditionDeploymentReady, Run: (*GlanceReconciler).reconcileDeployment},
-	pipeline.Parallel(
-		step{Name: "HTTPRoute", Condition: glancev1.ConditionHTTPRouteReady, Run: service.HTTPRouteStep[*GlanceReconciler, *scope]},
-		step{Name: "HealthCheck", Condition: glancev1.ConditionGlanceAPIReady, Run: service.HealthCheckStep[*GlanceReconciler, *scope]},
-		step{Name: "HPA", Condition: glancev1.ConditionHPAReady, Run: service.HPAStep[*GlanceReconciler, *scope]},
-		step{Name: "NetworkPolicy", Condition: glancev1.ConditionNetworkPolicyReady, Run: service.NetworkPolicyStep[*GlanceReconciler, *scope]},
-		step{Name: "DBPurge", Condition: glancev1.ConditionDBPurgeReady, Run: (*GlanceReconciler).reconcileDBPurge},
-	),
-}
+	{Name: "Config", Condition: conditions.TypeSecretsReady, Run: (*GlanceReconciler).reconcileConfig},
+	{Name: "Database", Condition: conditions.TypeDatabaseReady, Run: (*GlanceReconciler).reconcileDatabase},
+	{Name: "Deployment", Condition: conditions.TypeDeploymentReady, Run: (*GlanceReconciler).reconcileDeployment},
+	pipeline.Parallel(append(service.Optional[*GlanceReconciler, *scope](glancev1.ConditionGlanceAPIReady),
+		step{Name: "DBPurge", Condition: glancev1.ConditionDBPurgeReady, Run: (*GlanceReconciler).reconcileDBPurge})...),
+})
 
 // Profile tells the shared steps the Glance's names and API. The route's
 // 4h request timeout lets a long image transfer finish through the gateway.
 var Profile = service.Profile{
-	Kind:         "Glance",
-	Service:      glancev1.ServiceName,
-	ManagedBy:    render.ManagedBy,
-	Finalizer:    glancev1.Finalizer,
-	APIPort:      glancev1.APIPort,
-	ProbePath:    "/healthcheck",
-	APICondition: glancev1.ConditionGlanceAPIReady,
-	DBTLSDir:     render.DBTLSDir,
-	RouteTimeout: "4h",
-	Owned:        operator.WorkloadKinds(&batchv1.CronJob{}),
+	Kind: "Glance", Service: glancev1.ServiceName, ManagedBy: render.ManagedBy, Finalizer: glancev1.Finalizer,
+	APIPort: glancev1.APIPort, ProbePath: "/healthcheck", APICondition: glancev1.ConditionGlanceAPIReady,
+	DBTLSDir: render.DBTLSDir, RouteTimeout: "4h", Owned: operator.WorkloadKinds(&batchv1.CronJob{}),
 }
 
 // GlanceReconciler reconciles Glance objects.

@@ -25,6 +25,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/conditions"
 	"github.com/c5c3/openstack-operators/common/configartifact"
 	"github.com/c5c3/openstack-operators/common/dbsync"
 	"github.com/c5c3/openstack-operators/common/testenv"
@@ -98,7 +99,7 @@ func toReady(t *testing.T, ns string, g *glancev1.Glance) *glancev1.Glance {
 	suite.ProvisionDatabase(t, ns, g.Name)
 	suite.FinishJob(t, ns, g.Name+"-db-sync", true)
 	suite.RollOut(t, ns, g.Name)
-	return waitCondition(t, ns, g.Name, glancev1.ConditionReady, metav1.ConditionTrue, "AllReady")
+	return waitCondition(t, ns, g.Name, conditions.TypeReady, metav1.ConditionTrue, "AllReady")
 }
 
 func deployment(t *testing.T, ns, name string) *appsv1.Deployment {
@@ -436,7 +437,7 @@ func finishDBSync(t *testing.T, ns, name string, succeeded bool) {
 	}
 	suite.Eventually(t, "db-sync "+want, func() error {
 		g := get(t, ns, name)
-		c := condition(g, glancev1.ConditionDatabaseReady)
+		c := condition(g, conditions.TypeDatabaseReady)
 		if c != nil && c.Reason == want && c.ObservedGeneration == g.Generation {
 			return nil
 		}
@@ -464,7 +465,7 @@ func ready(t *testing.T, ns string, g *glancev1.Glance) *glancev1.Glance {
 	suite.ProvisionDatabase(t, ns, g.Name)
 	finishDBSync(t, ns, g.Name, true)
 	suite.RollOut(t, ns, g.Name)
-	return waitCondition(t, ns, g.Name, glancev1.ConditionReady, metav1.ConditionTrue, "AllReady")
+	return waitCondition(t, ns, g.Name, conditions.TypeReady, metav1.ConditionTrue, "AllReady")
 }
 
 func mariadbDatabase(ns, name string) *mariadbv1alpha1.Database {

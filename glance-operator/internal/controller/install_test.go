@@ -10,21 +10,22 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/c5c3/openstack-operators/common/conditions"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
 )
 
 var expectedTrueReason = map[string]string{
-	glancev1.ConditionSecretsReady:       "SecretsAvailable",
-	glancev1.ConditionBackendsReady:      "AllBackendsProjected",
-	glancev1.ConditionDatabaseReady:      "DatabaseSynced",
-	glancev1.ConditionDeploymentReady:    "DeploymentReady",
-	glancev1.ConditionGlanceAPIReady:     "APIHealthy",
-	glancev1.ConditionHPAReady:           "HPANotRequired",
-	glancev1.ConditionNetworkPolicyReady: "NetworkPolicyNotRequired",
-	glancev1.ConditionHTTPRouteReady:     "HTTPRouteNotRequired",
-	glancev1.ConditionDBPurgeReady:       "DBPurgeScheduled",
-	glancev1.ConditionExtraConfigHealthy: "NoOwnedKeysOverridden",
+	conditions.TypeSecretsReady:       "SecretsAvailable",
+	glancev1.ConditionBackendsReady:   "AllBackendsProjected",
+	conditions.TypeDatabaseReady:      "DatabaseSynced",
+	conditions.TypeDeploymentReady:    "DeploymentReady",
+	glancev1.ConditionGlanceAPIReady:  "APIHealthy",
+	conditions.TypeHPAReady:           "HPANotRequired",
+	conditions.TypeNetworkPolicyReady: "NetworkPolicyNotRequired",
+	conditions.TypeHTTPRouteReady:     "HTTPRouteNotRequired",
+	glancev1.ConditionDBPurgeReady:    "DBPurgeScheduled",
+	conditions.TypeExtraConfigHealthy: "NoOwnedKeysOverridden",
 }
 
 func TestFreshInstallWithTwoBackendsReachesReady(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/c5c3/openstack-operators/common/conditions"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/fixture"
 )
@@ -31,12 +32,12 @@ func TestBackendProjectedOnlyOnceMounted(t *testing.T) {
 	waitBackendsMessage(t, ns, "glance", glancev1.ReasonAllBackendsProjected, "3 backends projected (archive, cold, fast)")
 	// The new config re-runs db-sync first; until it ends the Deployment
 	// keeps the old Secret, so the store is rendered but not served.
-	waitCondition(t, ns, "glance", glancev1.ConditionDatabaseReady, metav1.ConditionFalse, "DBSyncInProgress")
+	waitCondition(t, ns, "glance", conditions.TypeDatabaseReady, metav1.ConditionFalse, "DBSyncInProgress")
 	b := waitBackend(t, ns, "cold", glancev1.ConditionConfigProjected, metav1.ConditionFalse, glancev1.ReasonWaitingForProjection)
 	if c := backendCondition(b, glancev1.ConditionConfigProjected); !strings.Contains(c.Message, oldBackends+", which has no section [cold]") {
 		t.Errorf("ConfigProjected message %q: want the mounted Secret %s named without [cold]", c.Message, oldBackends)
 	}
-	waitBackend(t, ns, "cold", glancev1.ConditionReady, metav1.ConditionFalse, "NotAllReady")
+	waitBackend(t, ns, "cold", conditions.TypeReady, metav1.ConditionFalse, "NotAllReady")
 	if _, mounted := mounts(deployment(t, ns, "glance")); mounted != oldBackends || strings.Contains(backendsConf(t, ns, mounted), "[cold]") {
 		t.Fatalf("Deployment mounts %s before db-sync ended", mounted)
 	}
@@ -54,8 +55,8 @@ func TestBackendProjectedOnlyOnceMounted(t *testing.T) {
 		t.Errorf("ConfigProjected message %q does not name the mounted Secret %s", c.Message, newBackends)
 	}
 	suite.RollOutAfter(t, ns, "glance", before.Generation)
-	waitBackend(t, ns, "cold", glancev1.ConditionReady, metav1.ConditionTrue, "AllReady")
-	waitCondition(t, ns, "glance", glancev1.ConditionReady, metav1.ConditionTrue, "AllReady")
+	waitBackend(t, ns, "cold", conditions.TypeReady, metav1.ConditionTrue, "AllReady")
+	waitCondition(t, ns, "glance", conditions.TypeReady, metav1.ConditionTrue, "AllReady")
 
 	// Detach: the section leaves backends.conf and glance-api.conf as soon
 	// as the backend is deleting (another controller's finalizer holds it).
@@ -66,7 +67,7 @@ func TestBackendProjectedOnlyOnceMounted(t *testing.T) {
 	waitBackendsMessage(t, ns, "glance", glancev1.ReasonAllBackendsProjected, "2 backends projected (archive, fast)")
 	finishNewJob(t, ns, "glance-db-sync", job, true)
 	suite.RollOutAfter(t, ns, "glance", mid.Generation)
-	waitCondition(t, ns, "glance", glancev1.ConditionReady, metav1.ConditionTrue, "AllReady")
+	waitCondition(t, ns, "glance", conditions.TypeReady, metav1.ConditionTrue, "AllReady")
 	config, backends := mounts(deployment(t, ns, "glance"))
 	if strings.Contains(backendsConf(t, ns, backends), "[cold]") {
 		t.Errorf("backends.conf of %s still holds [cold]", backends)

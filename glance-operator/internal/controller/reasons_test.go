@@ -15,6 +15,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/conditions"
 	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/common/upgrade"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
@@ -41,16 +42,16 @@ func TestSecretsGateReasons(t *testing.T) {
 	g := newGlance(ns, "glance")
 	g.Spec.SecretStoreRef = &shared.SecretStoreRef{Kind: shared.SecretStoreKind, Name: "ns-store"}
 	must(t, k8s.Create(ctx, g))
-	got := waitCondition(t, ns, g.Name, glancev1.ConditionSecretsReady, metav1.ConditionFalse, "SecretStoreNotReady")
+	got := waitCondition(t, ns, g.Name, conditions.TypeSecretsReady, metav1.ConditionFalse, "SecretStoreNotReady")
 	if len(got.Finalizers) != 1 || got.Finalizers[0] != glancev1.Finalizer {
 		t.Errorf("finalizers = %v, want the service finalizer", got.Finalizers)
 	}
 
 	must(t, testenv.SecretStore(ctx, k8s, ns, "ns-store", true))
-	waitCondition(t, ns, g.Name, glancev1.ConditionSecretsReady, metav1.ConditionFalse, "WaitingForDBCredentials")
+	waitCondition(t, ns, g.Name, conditions.TypeSecretsReady, metav1.ConditionFalse, "WaitingForDBCredentials")
 	suite.Secret(t, ns, "glance-db", map[string]string{"username": "glance"})
 	suite.Eventually(t, "the gate names the missing key", func() error {
-		c := condition(get(t, ns, g.Name), glancev1.ConditionSecretsReady)
+		c := condition(get(t, ns, g.Name), conditions.TypeSecretsReady)
 		if c.Reason != "WaitingForDBCredentials" || !strings.Contains(c.Message, "missing keys: password") {
 			return fmt.Errorf("SecretsReady %s: %s", c.Reason, c.Message)
 		}
@@ -58,11 +59,11 @@ func TestSecretsGateReasons(t *testing.T) {
 	})
 
 	setSecret(t, ns, "glance-db", map[string]string{"username": "glance", "password": "pw"})
-	waitCondition(t, ns, g.Name, glancev1.ConditionSecretsReady, metav1.ConditionFalse, "WaitingForServiceUserCredentials")
+	waitCondition(t, ns, g.Name, conditions.TypeSecretsReady, metav1.ConditionFalse, "WaitingForServiceUserCredentials")
 	suite.Secret(t, ns, "glance-service-user", map[string]string{"password": "pw"})
-	waitCondition(t, ns, g.Name, glancev1.ConditionSecretsReady, metav1.ConditionTrue, "SecretsAvailable")
+	waitCondition(t, ns, g.Name, conditions.TypeSecretsReady, metav1.ConditionTrue, "SecretsAvailable")
 	// No MariaDB in the namespace: the Database step waits for the cluster.
-	waitCondition(t, ns, g.Name, glancev1.ConditionDatabaseReady, metav1.ConditionFalse, "ClusterNotReady")
+	waitCondition(t, ns, g.Name, conditions.TypeDatabaseReady, metav1.ConditionFalse, "ClusterNotReady")
 }
 
 // A policy ConfigMap that does not exist fails the Config step: ConfigError
@@ -74,16 +75,16 @@ func TestConfigError(t *testing.T) {
 	twoBackends(t, ns, "glance")
 	g := newGlance(ns, "glance")
 	g.Spec.PolicyOverrides = &shared.PolicyOverrides{ConfigMapRef: &shared.LocalObjectRef{Name: "missing-policy"}}
-	errorsBefore := testutil.ToFloat64(reconciler.Metrics.Errors.WithLabelValues("Config", glancev1.ConditionSecretsReady))
+	errorsBefore := testutil.ToFloat64(reconciler.Metrics.Errors.WithLabelValues("Config", conditions.TypeSecretsReady))
 	must(t, k8s.Create(context.Background(), g))
-	got := waitCondition(t, ns, g.Name, glancev1.ConditionSecretsReady, metav1.ConditionFalse, "ConfigError")
-	if c := condition(got, glancev1.ConditionSecretsReady); !strings.Contains(c.Message, "missing-policy") {
+	got := waitCondition(t, ns, g.Name, conditions.TypeSecretsReady, metav1.ConditionFalse, "ConfigError")
+	if c := condition(got, conditions.TypeSecretsReady); !strings.Contains(c.Message, "missing-policy") {
 		t.Errorf("ConfigError message %q does not name the ConfigMap", c.Message)
 	}
-	if c := condition(got, glancev1.ConditionDatabaseReady); c != nil {
+	if c := condition(got, conditions.TypeDatabaseReady); c != nil {
 		t.Errorf("Database step ran after a config error: %v", c)
 	}
-	if n := testutil.ToFloat64(reconciler.Metrics.Errors.WithLabelValues("Config", glancev1.ConditionSecretsReady)); n <= errorsBefore {
+	if n := testutil.ToFloat64(reconciler.Metrics.Errors.WithLabelValues("Config", conditions.TypeSecretsReady)); n <= errorsBefore {
 		t.Errorf("reconcile_errors_total{Config,SecretsReady} = %v, not counted", n)
 	}
 
@@ -93,8 +94,8 @@ func TestConfigError(t *testing.T) {
 		Data:       map[string]string{"policy.yaml": `"get_images": "role:reader"` + "\n"},
 	}))
 	poke(t, ns, g.Name)
-	waitCondition(t, ns, g.Name, glancev1.ConditionSecretsReady, metav1.ConditionTrue, "SecretsAvailable")
-	waitCondition(t, ns, g.Name, glancev1.ConditionDatabaseReady, metav1.ConditionFalse, "WaitingForDatabase")
+	waitCondition(t, ns, g.Name, conditions.TypeSecretsReady, metav1.ConditionTrue, "SecretsAvailable")
+	waitCondition(t, ns, g.Name, conditions.TypeDatabaseReady, metav1.ConditionFalse, "WaitingForDatabase")
 }
 
 // ClusterNotReady, WaitingForDatabase, WaitingForBackends (no default
@@ -107,22 +108,22 @@ func TestDatabaseReasons(t *testing.T) {
 	must(t, testenv.MariaDB(ctx, k8s, ns, "mariadb", false))
 	g := newGlance(ns, "glance")
 	must(t, k8s.Create(ctx, g))
-	waitCondition(t, ns, g.Name, glancev1.ConditionDatabaseReady, metav1.ConditionFalse, "ClusterNotReady")
+	waitCondition(t, ns, g.Name, conditions.TypeDatabaseReady, metav1.ConditionFalse, "ClusterNotReady")
 
 	must(t, testenv.MariaDB(ctx, k8s, ns, "mariadb", true))
-	waitCondition(t, ns, g.Name, glancev1.ConditionDatabaseReady, metav1.ConditionFalse, "WaitingForDatabase")
+	waitCondition(t, ns, g.Name, conditions.TypeDatabaseReady, metav1.ConditionFalse, "WaitingForDatabase")
 	suite.ProvisionDatabase(t, ns, g.Name)
-	waitCondition(t, ns, g.Name, glancev1.ConditionDatabaseReady, metav1.ConditionFalse, glancev1.ReasonWaitingForBackends)
-	waitCondition(t, ns, g.Name, glancev1.ConditionDeploymentReady, metav1.ConditionFalse, glancev1.ReasonWaitingForBackends)
+	waitCondition(t, ns, g.Name, conditions.TypeDatabaseReady, metav1.ConditionFalse, glancev1.ReasonWaitingForBackends)
+	waitCondition(t, ns, g.Name, conditions.TypeDeploymentReady, metav1.ConditionFalse, glancev1.ReasonWaitingForBackends)
 	waitCondition(t, ns, g.Name, glancev1.ConditionBackendsReady, metav1.ConditionFalse, glancev1.ReasonNoDefaultBackend)
 	if jobUID(t, ns, "glance-db-sync") != "" {
 		t.Error("db-sync ran without a rendered config")
 	}
 
 	twoBackends(t, ns, g.Name)
-	waitCondition(t, ns, g.Name, glancev1.ConditionDatabaseReady, metav1.ConditionFalse, "DBSyncInProgress")
+	waitCondition(t, ns, g.Name, conditions.TypeDatabaseReady, metav1.ConditionFalse, "DBSyncInProgress")
 	finishDBSync(t, ns, g.Name, false)
-	got := waitCondition(t, ns, g.Name, glancev1.ConditionDatabaseReady, metav1.ConditionFalse, "DBSyncFailed")
+	got := waitCondition(t, ns, g.Name, conditions.TypeDatabaseReady, metav1.ConditionFalse, "DBSyncFailed")
 	waitEvent(t, ns, g.Name, "DBSyncFailed", corev1.EventTypeWarning)
 	suite.Eventually(t, "failed db-sync counted", func() error {
 		if n := testutil.ToFloat64(reconciler.Metrics.DBSyncTotal.WithLabelValues(g.Name, ns, "failed")); n != 1 {
@@ -148,7 +149,7 @@ func TestImageTagReleaseMismatch(t *testing.T) {
 	g.Spec.Image.Tag = "2026.1"
 	must(t, k8s.Create(context.Background(), g))
 	suite.ProvisionDatabase(t, ns, g.Name)
-	waitCondition(t, ns, g.Name, glancev1.ConditionDatabaseReady, metav1.ConditionFalse, "ImageReleaseMismatch")
+	waitCondition(t, ns, g.Name, conditions.TypeDatabaseReady, metav1.ConditionFalse, "ImageReleaseMismatch")
 	if jobUID(t, ns, "glance-db-sync") != "" {
 		t.Error("a db-sync Job ran for an image of another release")
 	}
@@ -189,7 +190,7 @@ func TestReleaseGateRefusals(t *testing.T) {
 			}
 			ready(t, ns, g)
 			update(t, ns, "glance", tc.mutate)
-			got := waitCondition(t, ns, "glance", glancev1.ConditionDatabaseReady, metav1.ConditionFalse, tc.reason)
+			got := waitCondition(t, ns, "glance", conditions.TypeDatabaseReady, metav1.ConditionFalse, tc.reason)
 			if got.Status.InstalledRelease != "2025.2" || got.Status.TargetRelease != "" || got.Status.UpgradePhase != "" {
 				t.Errorf("installed %q target %q phase %q after a refusal", got.Status.InstalledRelease, got.Status.TargetRelease, got.Status.UpgradePhase)
 			}
@@ -213,7 +214,7 @@ func TestVersionParseError(t *testing.T) {
 		return k8s.Status().Update(context.Background(), g)
 	})
 	poke(t, ns, "glance")
-	waitCondition(t, ns, "glance", glancev1.ConditionDatabaseReady, metav1.ConditionFalse, "VersionParseError")
+	waitCondition(t, ns, "glance", conditions.TypeDatabaseReady, metav1.ConditionFalse, "VersionParseError")
 	waitEvent(t, ns, "glance", "VersionParseError", corev1.EventTypeWarning)
 }
 
@@ -242,7 +243,7 @@ func TestUpgradePhaseFailures(t *testing.T) {
 				finishJobOf(t, ns, "glance-db-contract", "2026.1", false)
 				reason, wantPhase = upgrade.ReasonContractFailed, glancev1.PhaseContracting
 			}
-			got := waitCondition(t, ns, "glance", glancev1.ConditionDatabaseReady, metav1.ConditionFalse, reason)
+			got := waitCondition(t, ns, "glance", conditions.TypeDatabaseReady, metav1.ConditionFalse, reason)
 			if got.Status.UpgradePhase != wantPhase || got.Status.InstalledRelease != "2025.2" || got.Status.TargetRelease != "2026.1" {
 				t.Errorf("after %s: phase %q installed %q target %q", reason, got.Status.UpgradePhase, got.Status.InstalledRelease, got.Status.TargetRelease)
 			}
@@ -265,7 +266,7 @@ func TestDeploymentAndHealthReasons(t *testing.T) {
 	must(t, k8s.Create(context.Background(), g))
 	suite.ProvisionDatabase(t, ns, g.Name)
 	finishDBSync(t, ns, g.Name, true)
-	waitCondition(t, ns, g.Name, glancev1.ConditionDeploymentReady, metav1.ConditionFalse, "WaitingForDeployment")
+	waitCondition(t, ns, g.Name, conditions.TypeDeploymentReady, metav1.ConditionFalse, "WaitingForDeployment")
 	waitCondition(t, ns, g.Name, glancev1.ConditionGlanceAPIReady, metav1.ConditionFalse, "EndpointNotReady")
 	suite.RollOut(t, ns, g.Name)
 	// No probe target registered: nothing listens on the port.
@@ -289,7 +290,7 @@ func TestDeploymentAndHealthReasons(t *testing.T) {
 	waitCondition(t, ns, g.Name, glancev1.ConditionGlanceAPIReady, metav1.ConditionFalse, "HealthCheckFailed")
 	api.Set(ns, g.Name, testenv.FakeAPI(t, http.StatusOK, 0))
 	poke(t, ns, g.Name)
-	waitCondition(t, ns, g.Name, glancev1.ConditionReady, metav1.ConditionTrue, "AllReady")
+	waitCondition(t, ns, g.Name, conditions.TypeReady, metav1.ConditionTrue, "AllReady")
 }
 
 // The route reflects the Gateway's Accepted condition both ways, and
@@ -307,12 +308,12 @@ func TestHTTPRouteNotAccepted(t *testing.T) {
 	suite.ProvisionDatabase(t, ns, g.Name)
 	finishDBSync(t, ns, g.Name, true)
 	suite.RollOut(t, ns, g.Name)
-	waitCondition(t, ns, g.Name, glancev1.ConditionHTTPRouteReady, metav1.ConditionFalse, "HTTPRouteNotAccepted")
+	waitCondition(t, ns, g.Name, conditions.TypeHTTPRouteReady, metav1.ConditionFalse, "HTTPRouteNotAccepted")
 	key := client.ObjectKey{Namespace: ns, Name: g.Name}
 	suite.Eventually(t, "route refused", func() error { return testenv.RouteAccepted(ctx, k8s, key, false) })
-	waitCondition(t, ns, g.Name, glancev1.ConditionHTTPRouteReady, metav1.ConditionFalse, "HTTPRouteNotAccepted")
+	waitCondition(t, ns, g.Name, conditions.TypeHTTPRouteReady, metav1.ConditionFalse, "HTTPRouteNotAccepted")
 	suite.Eventually(t, "route accepted", func() error { return testenv.RouteAccepted(ctx, k8s, key, true) })
-	got := waitCondition(t, ns, g.Name, glancev1.ConditionReady, metav1.ConditionTrue, "AllReady")
+	got := waitCondition(t, ns, g.Name, conditions.TypeReady, metav1.ConditionTrue, "AllReady")
 	if got.Status.Endpoint != "https://glance.example.org/" {
 		t.Errorf("endpoint = %q", got.Status.Endpoint)
 	}
@@ -322,8 +323,8 @@ func TestHTTPRouteNotAccepted(t *testing.T) {
 		t.Errorf("route timeouts = %+v, want request 4h", tm)
 	}
 	suite.Eventually(t, "route refused again", func() error { return testenv.RouteAccepted(ctx, k8s, key, false) })
-	waitCondition(t, ns, g.Name, glancev1.ConditionHTTPRouteReady, metav1.ConditionFalse, "HTTPRouteNotAccepted")
-	waitCondition(t, ns, g.Name, glancev1.ConditionReady, metav1.ConditionFalse, "NotAllReady")
+	waitCondition(t, ns, g.Name, conditions.TypeHTTPRouteReady, metav1.ConditionFalse, "HTTPRouteNotAccepted")
+	waitCondition(t, ns, g.Name, conditions.TypeReady, metav1.ConditionFalse, "NotAllReady")
 }
 
 // A GlanceBackend's own reasons: WaitingForParent while its Glance does not
@@ -340,7 +341,7 @@ func TestBackendReasons(t *testing.T) {
 	if c := backendCondition(b, glancev1.ConditionConfigProjected); c == nil || c.Reason != glancev1.ReasonWaitingForProjection {
 		t.Errorf("ConfigProjected of an orphan = %+v", c)
 	}
-	waitBackend(t, ns, "orphan", glancev1.ConditionReady, metav1.ConditionFalse, "NotAllReady")
+	waitBackend(t, ns, "orphan", conditions.TypeReady, metav1.ConditionFalse, "NotAllReady")
 
 	ready(t, ns, newGlance(ns, "glance"))
 	must(t, k8s.Create(ctx, fixture.S3Backend(ns, "cold", "glance", "s3-c", false)))

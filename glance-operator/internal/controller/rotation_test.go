@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/c5c3/openstack-operators/common/conditions"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
 )
@@ -63,7 +64,7 @@ func TestCredentialRotationRollsDeployment(t *testing.T) {
 		return nil
 	})
 	suite.RollOut(t, ns, "glance")
-	waitCondition(t, ns, "glance", glancev1.ConditionReady, metav1.ConditionTrue, "AllReady")
+	waitCondition(t, ns, "glance", conditions.TypeReady, metav1.ConditionTrue, "AllReady")
 	if jobUID(t, ns, "glance-db-sync") != job {
 		t.Error("a rotated database password re-ran db-sync")
 	}
@@ -106,7 +107,7 @@ func TestS3CredentialRotationRollsBackendsSecret(t *testing.T) {
 		t.Errorf("credential digests changed for an S3 rotation")
 	}
 	suite.RollOutAfter(t, ns, "glance", before.Generation)
-	waitCondition(t, ns, "glance", glancev1.ConditionReady, metav1.ConditionTrue, "AllReady")
+	waitCondition(t, ns, "glance", conditions.TypeReady, metav1.ConditionTrue, "AllReady")
 	waitBackend(t, ns, "archive", glancev1.ConditionConfigProjected, metav1.ConditionTrue, glancev1.ReasonConfigProjected)
 	if jobUID(t, ns, "glance-db-sync") != job {
 		t.Error("an S3 rotation re-ran db-sync")

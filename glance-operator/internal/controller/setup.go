@@ -2,7 +2,6 @@ package controller
 
 import (
 	"context"
-	"fmt"
 
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -13,9 +12,7 @@ import (
 
 	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/pipeline"
-	"github.com/c5c3/openstack-operators/common/targetcluster"
 	"github.com/c5c3/openstack-operators/common/watch"
-	"github.com/c5c3/openstack-operators/common/workload"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 )
 
@@ -64,8 +61,10 @@ func (r *GlanceReconciler) Mapper() watch.Mapper {
 	return m
 }
 
-// SetupWithManager indexes the references, registers the watches and builds
-// the controller. A cluster without Gateway API gets no HTTPRoute watch.
+// SetupWithManager indexes the references (the GlanceBackend controller's
+// too), registers the watches and builds the controller. A backend's status
+// flip (CredentialsReady) is what wakes the aggregation: its watch has no
+// generation filter, only resyncs are dropped.
 func (r *GlanceReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opts operator.ControllerOptions) error {
 	r.pipeline = pipeline.New(r.Metrics, steps...)
 	if err := r.Init(r.pipeline.Conditions()); err != nil {
@@ -74,25 +73,10 @@ func (r *GlanceReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manage
 	if err := addIndexes(ctx, mgr); err != nil {
 		return err
 	}
-	served, err := targetcluster.KindServed(mgr.GetRESTMapper(), workload.HTTPRouteGVK)
-	if err != nil {
-		return err
+	backends := func(b *builder.Builder) *builder.Builder {
+		return b.Watches(&glancev1.GlanceBackend{}, handler.EnqueueRequestsFromMapFunc(parentOf), builder.WithPredicates(watch.DropResyncs()))
 	}
-	r.GatewayAPI = served
-	m := r.Mapper()
-	// A backend's status flip (CredentialsReady) is what wakes the
-	// aggregation: no generation filter, only resyncs dropped.
-	b := watch.Local(ctrl.NewControllerManagedBy(mgr).Named("glance"), m, r.Profile.Owned, served).
-		Watches(&glancev1.GlanceBackend{}, handler.EnqueueRequestsFromMapFunc(parentOf), builder.WithPredicates(watch.DropResyncs())).
-		WithOptions(opts.Controller())
-	c, err := b.Build(r)
-	if err != nil {
-		return fmt.Errorf("building glance controller: %w", err)
-	}
-	if r.Resolver != nil {
-		r.Resolver.OnEngage = watch.Remote(c, m, r.Profile.Owned, nil)
-	}
-	return nil
+	return watch.Setup(mgr, &r.Reconciler, "glance", r.Mapper(), opts, backends, r)
 }
 
 func addIndexes(ctx context.Context, mgr ctrl.Manager) error {

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/c5c3/openstack-operators/common/conditions"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/fixture"
 )
@@ -86,8 +87,8 @@ func TestControlCharacterBackendSkipped(t *testing.T) {
 	waitBackend(t, ns, "crlf", glancev1.ConditionConfigProjected, metav1.ConditionFalse, glancev1.ReasonWaitingForProjection)
 	waitBackend(t, ns, "fast", glancev1.ConditionConfigProjected, metav1.ConditionTrue, glancev1.ReasonConfigProjected)
 	waitBackend(t, ns, "archive", glancev1.ConditionConfigProjected, metav1.ConditionTrue, glancev1.ReasonConfigProjected)
-	waitCondition(t, ns, "glance", glancev1.ConditionDeploymentReady, metav1.ConditionTrue, "DeploymentReady")
-	waitCondition(t, ns, "glance", glancev1.ConditionReady, metav1.ConditionFalse, "NotAllReady")
+	waitCondition(t, ns, "glance", conditions.TypeDeploymentReady, metav1.ConditionTrue, "DeploymentReady")
+	waitCondition(t, ns, "glance", conditions.TypeReady, metav1.ConditionFalse, "NotAllReady")
 
 	// A second backend skipped is a new skip: one more Warning. (The
 	// recorder folds it into the first Event's series: same reason, same object.)

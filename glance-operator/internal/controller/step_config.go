@@ -8,7 +8,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/configartifact"
 	"github.com/c5c3/openstack-operators/common/pipeline"
 	"github.com/c5c3/openstack-operators/common/service"
 	"github.com/c5c3/openstack-operators/common/workload"
@@ -20,36 +19,16 @@ import (
 // invalid backend projection renders nothing: the live Deployment's config
 // and backends names stay (none on a first install).
 func (r *GlanceReconciler) reconcileConfig(ctx context.Context, s *scope) (pipeline.Outcome, error) {
-	if s.projection == nil {
+	g, p := s.glance, s.projection
+	if p == nil {
 		if err := r.lastGood(ctx, s); err != nil {
 			return pipeline.Continue(), service.ConfigFailed(&s.Scope, err)
 		}
 		return pipeline.Continue(), nil
 	}
-	if err := r.config(ctx, s); err != nil {
-		return pipeline.Continue(), service.ConfigFailed(&s.Scope, err)
-	}
-	r.ReportExtraConfig(&s.Scope, render.OwnedKeys)
-	return pipeline.Continue(), nil
-}
-
-func (r *GlanceReconciler) config(ctx context.Context, s *scope) error {
-	g := s.glance
-	rules, err := r.PolicyRules(ctx, &s.Scope)
-	if err != nil {
-		return err
-	}
-	data, err := render.ConfigData(g, s.projection.enabled, s.projection.defaultBackend, rules)
-	if err != nil {
-		return err
-	}
-	base := render.ConfigBase(g)
-	cm := configartifact.BuildConfigMap(g.Namespace, base, s.ID.Labels(), data)
-	if err := configartifact.EnsureConfigMap(ctx, s.Target.Client, s.Target.Reader, s.Owner, cm); err != nil {
-		return err
-	}
-	s.Config = cm.Name
-	return configartifact.PruneConfigMaps(ctx, s.Target.Client, s.Owner, g.Namespace, base, cm.Name)
+	return r.Config(ctx, &s.Scope, render.ConfigBase(g), render.OwnedKeys, func(rules map[string]string) (map[string]string, error) {
+		return render.ConfigData(g, p.enabled, p.defaultBackend, rules)
+	})
 }
 
 // lastGood takes the config ConfigMap and backends Secret the live

@@ -7,6 +7,7 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 
+	"github.com/c5c3/openstack-operators/common/conditions"
 	"github.com/c5c3/openstack-operators/common/pipeline"
 	"github.com/c5c3/openstack-operators/common/upgrade"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
@@ -25,7 +26,7 @@ func (r *GlanceReconciler) reconcileDatabase(ctx context.Context, s *scope) (pip
 		return st.Outcome, st.Err
 	}
 	if s.Config == "" || s.backendsSecret == "" {
-		s.SetFalse(glancev1.ConditionDatabaseReady, glancev1.ReasonWaitingForBackends, waitingForDefault)
+		s.SetFalse(conditions.TypeDatabaseReady, glancev1.ReasonWaitingForBackends, waitingForDefault)
 		return pipeline.ProceedAndRequeueAfter(requeueBackends), nil
 	}
 	g := s.glance

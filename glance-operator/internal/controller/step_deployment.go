@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 
+	"github.com/c5c3/openstack-operators/common/conditions"
 	"github.com/c5c3/openstack-operators/common/pipeline"
 	"github.com/c5c3/openstack-operators/common/upgrade"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
@@ -15,7 +16,7 @@ import (
 func (r *GlanceReconciler) reconcileDeployment(ctx context.Context, s *scope) (pipeline.Outcome, error) {
 	g := s.glance
 	if s.Config == "" || s.backendsSecret == "" {
-		s.SetFalse(glancev1.ConditionDeploymentReady, glancev1.ReasonWaitingForBackends, waitingForDefault)
+		s.SetFalse(conditions.TypeDeploymentReady, glancev1.ReasonWaitingForBackends, waitingForDefault)
 		return pipeline.RequeueAfter(requeueBackends), nil
 	}
 	desired := render.Deployment(g, s.Config, s.backendsSecret, render.Digests{Authtoken: s.AuthtokenHash, DBConnection: s.DBConnectionHash})

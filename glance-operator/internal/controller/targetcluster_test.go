@@ -53,7 +53,7 @@ func TestTargetCluster(t *testing.T) {
 	g := newGlance(ns, "glance")
 	g.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "glance-remote"}
 	must(t, k8s.Create(ctx, g))
-	got := waitCondition(t, ns, g.Name, glancev1.ConditionSecretsReady, metav1.ConditionFalse, conditions.ReasonTargetClusterUnavailable)
+	got := waitCondition(t, ns, g.Name, conditions.TypeSecretsReady, metav1.ConditionFalse, conditions.ReasonTargetClusterUnavailable)
 	if len(got.Finalizers) != 0 {
 		t.Errorf("finalizers %v on an unresolvable target", got.Finalizers)
 	}
@@ -87,7 +87,7 @@ func TestTargetCluster(t *testing.T) {
 	}
 	waitCondition(t, ns, g.Name, glancev1.ConditionBackendsReady, metav1.ConditionTrue, glancev1.ReasonAllBackendsProjected)
 	suite.Eventually(t, "db-sync on the target", func() error {
-		c := condition(get(t, ns, g.Name), glancev1.ConditionDatabaseReady)
+		c := condition(get(t, ns, g.Name), conditions.TypeDatabaseReady)
 		if c != nil && c.Reason == conditions.ReasonDatabaseSynced {
 			return nil
 		}
@@ -105,7 +105,7 @@ func TestTargetCluster(t *testing.T) {
 	suite.Eventually(t, "Deployment on the target", func() error {
 		return testenv.DeploymentAvailable(ctx, remote, client.ObjectKey{Namespace: ns, Name: g.Name})
 	})
-	got = waitCondition(t, ns, g.Name, glancev1.ConditionReady, metav1.ConditionTrue, "AllReady")
+	got = waitCondition(t, ns, g.Name, conditions.TypeReady, metav1.ConditionTrue, "AllReady")
 	if c := condition(got, glancev1.ConditionGlanceAPIReady); !strings.Contains(c.Message, "/services/glance:9292/proxy/healthcheck") {
 		t.Errorf("GlanceAPIReady message %q: not probed through the target's services/proxy", c.Message)
 	}

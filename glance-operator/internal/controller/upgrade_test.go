@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/c5c3/openstack-operators/common/conditions"
 	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/common/upgrade"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
@@ -47,7 +48,7 @@ func finishJobOf(t *testing.T, ns, name, tag string, succeeded bool) {
 
 func waitPhase(t *testing.T, ns, name, phase, reason string) *glancev1.Glance {
 	t.Helper()
-	g := waitCondition(t, ns, name, glancev1.ConditionDatabaseReady, metav1.ConditionFalse, reason)
+	g := waitCondition(t, ns, name, conditions.TypeDatabaseReady, metav1.ConditionFalse, reason)
 	suite.Eventually(t, "phase "+phase, func() error {
 		if g = get(t, ns, name); g.Status.UpgradePhase != phase {
 			return fmt.Errorf("phase %q", g.Status.UpgradePhase)
@@ -82,7 +83,7 @@ func TestUpgradeThroughEveryPhase(t *testing.T) {
 	waitPhase(t, ns, "glance", glancev1.PhaseMigrating, upgrade.ReasonMigrateInProgress)
 	finishJobOf(t, ns, "glance-db-migrate", "2026.1", true)
 	waitPhase(t, ns, "glance", glancev1.PhaseRollingUpdate, upgrade.ReasonUpgradeRollingUpdate)
-	waitCondition(t, ns, "glance", glancev1.ConditionDeploymentReady, metav1.ConditionFalse, "WaitingForDeployment")
+	waitCondition(t, ns, "glance", conditions.TypeDeploymentReady, metav1.ConditionFalse, "WaitingForDeployment")
 	d := deployment(t, ns, "glance")
 	if c := d.Spec.Template.Spec.Containers[0]; c.Command[0] != "uwsgi" || !strings.HasSuffix(c.Image, ":2026.1") {
 		t.Fatalf("RollingUpdate Deployment runs %v on %s, want uwsgi on 2026.1", c.Command, c.Image)
@@ -94,13 +95,13 @@ func TestUpgradeThroughEveryPhase(t *testing.T) {
 	waitPhase(t, ns, "glance", glancev1.PhaseContracting, upgrade.ReasonContractInProgress)
 	finishJobOf(t, ns, "glance-db-contract", "2026.1", true)
 	finishJobOf(t, ns, "glance-db-sync", "2026.1", true)
-	g = waitCondition(t, ns, "glance", glancev1.ConditionDatabaseReady, metav1.ConditionTrue, "DatabaseSynced")
+	g = waitCondition(t, ns, "glance", conditions.TypeDatabaseReady, metav1.ConditionTrue, "DatabaseSynced")
 	if g.Status.InstalledRelease != "2026.1" || g.Status.TargetRelease != "" || g.Status.UpgradePhase != "" ||
 		g.Status.InstalledImage != "registry.example.org/openstack/glance:2026.1" {
 		t.Errorf("after the upgrade: installed %q (%q) target %q phase %q", g.Status.InstalledRelease, g.Status.InstalledImage,
 			g.Status.TargetRelease, g.Status.UpgradePhase)
 	}
-	waitCondition(t, ns, "glance", glancev1.ConditionReady, metav1.ConditionTrue, "AllReady")
+	waitCondition(t, ns, "glance", conditions.TypeReady, metav1.ConditionTrue, "AllReady")
 	reasons := suite.EventReasons(t, ns, "glance")
 	for _, r := range []string{upgrade.EventUpgradeInitiated, upgrade.EventExpandComplete, upgrade.EventMigrateComplete,
 		upgrade.EventDeploymentRolloutComplete, upgrade.EventUpgradeComplete} {
@@ -140,7 +141,7 @@ func TestUpgradeAbort(t *testing.T) {
 		}
 		return nil
 	})
-	waitCondition(t, ns, "glance", glancev1.ConditionDatabaseReady, metav1.ConditionTrue, "DatabaseSynced")
+	waitCondition(t, ns, "glance", conditions.TypeDatabaseReady, metav1.ConditionTrue, "DatabaseSynced")
 	if g := get(t, ns, "glance"); g.Status.InstalledRelease != "2025.2" {
 		t.Errorf("installed %q after the abort", g.Status.InstalledRelease)
 	}
@@ -158,7 +159,7 @@ func TestUpgradeTargetChangedFreezes(t *testing.T) {
 	waitPhase(t, ns, "glance", glancev1.PhaseExpanding, upgrade.ReasonExpandInProgress)
 
 	bump(t, ns, "glance", "2026.2")
-	g := waitCondition(t, ns, "glance", glancev1.ConditionDatabaseReady, metav1.ConditionFalse, upgrade.ReasonUpgradeTargetChanged)
+	g := waitCondition(t, ns, "glance", conditions.TypeDatabaseReady, metav1.ConditionFalse, upgrade.ReasonUpgradeTargetChanged)
 	if g.Status.UpgradePhase != glancev1.PhaseExpanding || g.Status.TargetRelease != "2026.1" {
 		t.Errorf("frozen state: phase %q target %q", g.Status.UpgradePhase, g.Status.TargetRelease)
 	}
@@ -168,7 +169,7 @@ func TestUpgradeTargetChangedFreezes(t *testing.T) {
 	bump(t, ns, "glance", "2026.1")
 	waitPhase(t, ns, "glance", glancev1.PhaseExpanding, upgrade.ReasonExpandInProgress)
 	finishJobOf(t, ns, "glance-db-expand", "2026.1", false)
-	waitCondition(t, ns, "glance", glancev1.ConditionDatabaseReady, metav1.ConditionFalse, upgrade.ReasonExpandFailed)
+	waitCondition(t, ns, "glance", conditions.TypeDatabaseReady, metav1.ConditionFalse, upgrade.ReasonExpandFailed)
 	if !slices.Contains(eventKeys(suite.EventReasons(t, ns, "glance")), upgrade.ReasonExpandFailed) {
 		t.Error("no ExpandFailed warning")
 	}

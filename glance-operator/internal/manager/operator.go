@@ -19,19 +19,10 @@ import (
 // Options are the operator's flags.
 type Options = cmanager.Options
 
-// MetricsPrefix prefixes the operator's metric names.
-const MetricsPrefix = "glance_operator"
-
 // Operator is the Glance operator.
 var Operator = cmanager.Operator[*controller.GlanceReconciler]{
-	Name:             "glance-operator",
-	Profile:          controller.Profile,
-	MetricsPrefix:    MetricsPrefix,
-	LeaderElectionID: "glance.openstack.c5c3.io",
-	RecorderName:     "glance-controller",
-	Periodic:         []string{metrics.JobDBPurge},
-	AddToScheme:      glancev1.AddToScheme,
-	Setup:            setup,
+	Profile: controller.Profile, Group: glancev1.GroupVersion.Group, Periodic: []string{metrics.JobDBPurge},
+	AddToScheme: glancev1.AddToScheme, Setup: setup,
 }
 
 // New builds the manager with both controllers and, if enabled, the webhooks.

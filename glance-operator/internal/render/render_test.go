@@ -3,8 +3,6 @@ package render_test
 import (
 	"flag"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/osconfig"
+	"github.com/c5c3/openstack-operators/common/testenv"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/fixture"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
@@ -181,34 +180,8 @@ func argv(t testing.TB, args []string) string {
 	return b.String()
 }
 
-// checkGolden compares got with testdata/<name>.golden; want=false asserts
-// that no golden exists (the key must not be rendered).
+// checkGolden compares got with testdata/<name>.golden (testenv.Golden).
 func checkGolden(t *testing.T, name, got string, want bool) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if !want {
-			if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
-				t.Fatal(err)
-			}
-			return
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	raw, err := os.ReadFile(path)
-	if !want {
-		if err == nil {
-			t.Errorf("%s exists but %s is not rendered", path, name)
-		}
-		return
-	}
-	if err != nil {
-		t.Fatalf("reading golden (run with -update to create): %v", err)
-	}
-	if string(raw) != got {
-		t.Errorf("%s differs from golden (run with -update and review):\n--- want\n%s\n--- got\n%s", name, raw, got)
-	}
+	testenv.Golden(t, name, got, want, *update)
 }

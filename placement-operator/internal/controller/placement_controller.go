@@ -3,6 +3,7 @@ package controller
 
 import (
 	"context"
+	"slices"
 
 	ctrl "sigs.k8s.io/controller-runtime"
 
@@ -18,32 +19,21 @@ import (
 type step = pipeline.Step[*PlacementReconciler, *scope]
 
 // steps is the Placement step table: the Ready aggregate, the metric labels
-// and the docs derive from it.
-var steps = []step{
-	{Name: "Secrets", Condition: conditions.TypeSecretsReady, Run: service.SecretsStep[*PlacementReconciler, *scope]},
-	{Name: "DBConnectionSecret", Condition: conditions.TypeSecretsReady, Run: service.DBConnectionSecretStep[*PlacementReconciler, *scope]},
+// and the docs derive from it. Head and Optional are the rows every service
+// shares (secrets gate, DSN Secret; HTTPRoute, health probe, HPA,
+// NetworkPolicy).
+var steps = slices.Concat(service.Head[*PlacementReconciler, *scope](), []step{
 	{Name: "Config", Condition: conditions.TypeSecretsReady, Run: (*PlacementReconciler).reconcileConfig},
 	{Name: "Database", Condition: conditions.TypeDatabaseReady, Run: (*PlacementReconciler).reconcileDatabase},
 	{Name: "Deployment", Condition: conditions.TypeDeploymentReady, Run: (*PlacementReconciler).reconcileDeployment},
-	pipeline.Parallel(
-		step{Name: "HTTPRoute", Condition: conditions.TypeHTTPRouteReady, Run: service.HTTPRouteStep[*PlacementReconciler, *scope]},
-		step{Name: "HealthCheck", Condition: placementv1.ConditionPlacementAPIReady, Run: service.HealthCheckStep[*PlacementReconciler, *scope]},
-		step{Name: "HPA", Condition: conditions.TypeHPAReady, Run: service.HPAStep[*PlacementReconciler, *scope]},
-		step{Name: "NetworkPolicy", Condition: conditions.TypeNetworkPolicyReady, Run: service.NetworkPolicyStep[*PlacementReconciler, *scope]},
-	),
-}
+	pipeline.Parallel(service.Optional[*PlacementReconciler, *scope](placementv1.ConditionPlacementAPIReady)...),
+})
 
 // Profile tells the shared steps the Placement's names and API.
 var Profile = service.Profile{
-	Kind:         "Placement",
-	Service:      placementv1.ServiceName,
-	ManagedBy:    "placement-operator",
-	Finalizer:    placementv1.Finalizer,
-	APIPort:      placementv1.APIPort,
-	ProbePath:    "/",
-	APICondition: placementv1.ConditionPlacementAPIReady,
-	DBTLSDir:     render.DBTLSDir,
-	Owned:        operator.WorkloadKinds(),
+	Kind: "Placement", Service: placementv1.ServiceName, ManagedBy: "placement-operator", Finalizer: placementv1.Finalizer,
+	APIPort: placementv1.APIPort, ProbePath: "/", APICondition: placementv1.ConditionPlacementAPIReady,
+	DBTLSDir: render.DBTLSDir, Owned: operator.WorkloadKinds(),
 }
 
 // PlacementReconciler reconciles Placement objects.

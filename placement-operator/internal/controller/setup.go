@@ -2,15 +2,12 @@ package controller
 
 import (
 	"context"
-	"fmt"
 
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/pipeline"
-	"github.com/c5c3/openstack-operators/common/targetcluster"
 	"github.com/c5c3/openstack-operators/common/watch"
-	"github.com/c5c3/openstack-operators/common/workload"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
@@ -39,7 +36,7 @@ func (r *PlacementReconciler) Mapper() watch.Mapper {
 }
 
 // SetupWithManager indexes the references, registers the watches and builds
-// the controller. A cluster without Gateway API gets no HTTPRoute watch.
+// the controller.
 func (r *PlacementReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opts operator.ControllerOptions) error {
 	r.pipeline = pipeline.New(r.Metrics, steps...)
 	if err := r.Init(r.pipeline.Conditions()); err != nil {
@@ -48,20 +45,5 @@ func (r *PlacementReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Man
 	if err := watch.AddIndexes(ctx, mgr.GetFieldIndexer(), &placementv1.Placement{}); err != nil {
 		return err
 	}
-	served, err := targetcluster.KindServed(mgr.GetRESTMapper(), workload.HTTPRouteGVK)
-	if err != nil {
-		return err
-	}
-	r.GatewayAPI = served
-	m := r.Mapper()
-	b := watch.Local(ctrl.NewControllerManagedBy(mgr).Named("placement"), m, r.Profile.Owned, served).
-		WithOptions(opts.Controller())
-	c, err := b.Build(r)
-	if err != nil {
-		return fmt.Errorf("building placement controller: %w", err)
-	}
-	if r.Resolver != nil {
-		r.Resolver.OnEngage = watch.Remote(c, m, r.Profile.Owned, nil)
-	}
-	return nil
+	return watch.Setup(mgr, &r.Reconciler, "placement", r.Mapper(), opts, nil, r)
 }

@@ -167,7 +167,7 @@ func eventReasons(t *testing.T) map[string]string {
 func TestFlagsDocumented(t *testing.T) {
 	doc := read(t, guide)
 	fs := flag.NewFlagSet("placement-operator", flag.ContinueOnError)
-	cmanager.BindFlags(fs, manager.Operator.Profile, manager.Operator.LeaderElectionID)
+	cmanager.BindFlags(fs, manager.Operator.Profile, manager.Operator.Group)
 	n := 0
 	fs.VisitAll(func(f *flag.Flag) {
 		n++

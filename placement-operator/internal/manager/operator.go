@@ -21,18 +21,9 @@ import (
 // Options are the operator's flags.
 type Options = cmanager.Options
 
-// MetricsPrefix prefixes the operator's metric names.
-const MetricsPrefix = "placement_operator"
-
 // Operator is the Placement operator.
 var Operator = cmanager.Operator[*controller.PlacementReconciler]{
-	Name:             "placement-operator",
-	Profile:          controller.Profile,
-	MetricsPrefix:    MetricsPrefix,
-	LeaderElectionID: "placement.openstack.c5c3.io",
-	RecorderName:     "placement-controller",
-	AddToScheme:      placementv1.AddToScheme,
-	Setup:            setup,
+	Profile: controller.Profile, Group: placementv1.GroupVersion.Group, AddToScheme: placementv1.AddToScheme, Setup: setup,
 }
 
 // New builds the manager with the controller and, if enabled, the webhooks.
