@@ -144,3 +144,13 @@ func (r *Reconciler) finalize(ctx context.Context, cr Object) (ctrl.Result, erro
 		return r.resolve(ctx, cr)
 	})
 }
+
+// Run is an operator's Reconcile: one pass (Pass) running the step table p
+// on the scope that scope builds from the shared one and the CR.
+func Run[R Host, S Table[S], T Object](ctx context.Context, r R, req ctrl.Request, obj T,
+	p *pipeline.Pipeline[R, S], scope func(Scope, T) S) (ctrl.Result, error) {
+	core := r.Core()
+	return Pass(ctx, core, req, obj, func(ctx context.Context, cr T, t targetcluster.Target) (pipeline.Outcome, error) {
+		return p.Run(ctx, r, scope(NewScope(core.Profile, core.Scheme, cr, t), cr))
+	})
+}

@@ -6,16 +6,12 @@ import (
 	"context"
 	"slices"
 
-	batchv1 "k8s.io/api/batch/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/c5c3/openstack-operators/common/conditions"
-	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/pipeline"
 	"github.com/c5c3/openstack-operators/common/service"
-	"github.com/c5c3/openstack-operators/common/targetcluster"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
 )
 
 type step = pipeline.Step[*GlanceReconciler, *scope]
@@ -33,14 +29,6 @@ var steps = slices.Concat(service.Head[*GlanceReconciler, *scope](), []step{
 		step{Name: "DBPurge", Condition: glancev1.ConditionDBPurgeReady, Run: (*GlanceReconciler).reconcileDBPurge})...),
 })
 
-// Profile tells the shared steps the Glance's names and API. The route's
-// 4h request timeout lets a long image transfer finish through the gateway.
-var Profile = service.Profile{
-	Kind: "Glance", Service: glancev1.ServiceName, ManagedBy: render.ManagedBy, Finalizer: glancev1.Finalizer,
-	APIPort: glancev1.APIPort, ProbePath: "/healthcheck", APICondition: glancev1.ConditionGlanceAPIReady,
-	DBTLSDir: render.DBTLSDir, RouteTimeout: "4h", Owned: operator.WorkloadKinds(&batchv1.CronJob{}),
-}
-
 // GlanceReconciler reconciles Glance objects.
 type GlanceReconciler struct {
 	service.Reconciler
@@ -48,22 +36,11 @@ type GlanceReconciler struct {
 	pipeline *pipeline.Pipeline[*GlanceReconciler, *scope]
 }
 
-// SubConditions are the conditions Ready is derived from.
-func SubConditions() []string {
-	return pipeline.New[*GlanceReconciler, *scope](nil, steps...).Conditions()
-}
-
-// StepNames lists the sub-reconcilers in table order.
-func StepNames() []string {
-	return pipeline.New[*GlanceReconciler, *scope](nil, steps...).StepNames()
-}
+// Table is the step table as a pipeline without metrics, for the Ready
+// aggregate's conditions, the step names and the docs' diagram.
+var Table = pipeline.New[*GlanceReconciler, *scope](nil, steps...)
 
 // Reconcile runs one pass for a Glance.
 func (r *GlanceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	return service.Pass(ctx, &r.Reconciler, req, &glancev1.Glance{}, r.run)
-}
-
-func (r *GlanceReconciler) run(ctx context.Context, g *glancev1.Glance, t targetcluster.Target) (pipeline.Outcome, error) {
-	s := &scope{Scope: service.NewScope(r.Profile, r.Scheme, g, t), glance: g}
-	return r.pipeline.Run(ctx, r, s)
+	return service.Run(ctx, r, req, &glancev1.Glance{}, r.pipeline, newScope)
 }

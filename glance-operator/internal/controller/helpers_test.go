@@ -13,7 +13,6 @@ import (
 
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
 	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -347,21 +346,7 @@ func inCache(t *testing.T, obj client.Object) {
 // seriesOf counts the series of c labelled with the Glance name in ns.
 func seriesOf(t *testing.T, c prometheus.Collector, name, ns string) int {
 	t.Helper()
-	ch := make(chan prometheus.Metric, 64)
-	go func() { c.Collect(ch); close(ch) }()
-	n := 0
-	for m := range ch {
-		var d dto.Metric
-		must(t, m.Write(&d))
-		labels := map[string]string{}
-		for _, l := range d.GetLabel() {
-			labels[l.GetName()] = l.GetValue()
-		}
-		if labels["glance"] == name && labels["namespace"] == ns {
-			n++
-		}
-	}
-	return n
+	return testenv.CountSeries(t, c, "glance", name, ns)
 }
 
 // cronRun plays the CronJob controller for one run of the CronJob cronJob on

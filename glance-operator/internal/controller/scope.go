@@ -34,3 +34,5 @@ func (s *scope) Fork() *scope {
 	c.Rebind(c.glance)
 	return &c
 }
+
+func newScope(s service.Scope, cr *glancev1.Glance) *scope { return &scope{Scope: s, glance: cr} }

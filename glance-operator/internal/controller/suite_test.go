@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/common/testenv/runsuite"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/controller"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/manager"
@@ -32,13 +33,13 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(testenv.RunSuite(m, suite, filepath.Join("..", "..", "config", "crd"), manager.Operator, "glance-system", api,
+	os.Exit(runsuite.Main(m, suite, filepath.Join("..", "..", "config", "crd"), manager.Operator, "glance-system", api,
 		func(r *controller.GlanceReconciler, c *rest.Config) { reconciler, cfg, k8s = r, c, suite.Client }))
 }
 
 const (
-	clustersNamespace = testenv.ClustersNamespace
-	clusterDomain     = testenv.ClusterDomain
+	clustersNamespace = runsuite.ClustersNamespace
+	clusterDomain     = runsuite.ClusterDomain
 )
 
 // dumpGlances prints every Glance's and GlanceBackend's conditions.

@@ -4,10 +4,11 @@ import (
 	"context"
 	"testing"
 
+	"github.com/c5c3/openstack-operators/common/testenv"
+
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
-	dto "github.com/prometheus/client_model/go"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -90,19 +91,5 @@ func TestDeletionBrownfield(t *testing.T) {
 // countSeries counts the series of vec labelled with this Placement.
 func countSeries(t *testing.T, vec *prometheus.CounterVec, name, ns string) int {
 	t.Helper()
-	ch := make(chan prometheus.Metric, 64)
-	go func() { vec.Collect(ch); close(ch) }()
-	n := 0
-	for m := range ch {
-		var d dto.Metric
-		must(t, m.Write(&d))
-		labels := map[string]string{}
-		for _, l := range d.GetLabel() {
-			labels[l.GetName()] = l.GetValue()
-		}
-		if labels["placement"] == name && labels["namespace"] == ns {
-			n++
-		}
-	}
-	return n
+	return testenv.CountSeries(t, vec, "placement", name, ns)
 }

@@ -3,9 +3,10 @@ package controller_test
 import (
 	"context"
 	"fmt"
-	"github.com/c5c3/openstack-operators/placement-operator/internal/fixture"
 	"strings"
 	"testing"
+
+	"github.com/c5c3/openstack-operators/placement-operator/internal/fixture"
 
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"

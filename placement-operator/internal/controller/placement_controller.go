@@ -8,12 +8,9 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/c5c3/openstack-operators/common/conditions"
-	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/pipeline"
 	"github.com/c5c3/openstack-operators/common/service"
-	"github.com/c5c3/openstack-operators/common/targetcluster"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/placement-operator/internal/render"
 )
 
 type step = pipeline.Step[*PlacementReconciler, *scope]
@@ -29,13 +26,6 @@ var steps = slices.Concat(service.Head[*PlacementReconciler, *scope](), []step{
 	pipeline.Parallel(service.Optional[*PlacementReconciler, *scope](placementv1.ConditionPlacementAPIReady)...),
 })
 
-// Profile tells the shared steps the Placement's names and API.
-var Profile = service.Profile{
-	Kind: "Placement", Service: placementv1.ServiceName, ManagedBy: "placement-operator", Finalizer: placementv1.Finalizer,
-	APIPort: placementv1.APIPort, ProbePath: "/", APICondition: placementv1.ConditionPlacementAPIReady,
-	DBTLSDir: render.DBTLSDir, Owned: operator.WorkloadKinds(),
-}
-
 // PlacementReconciler reconciles Placement objects.
 type PlacementReconciler struct {
 	service.Reconciler
@@ -43,27 +33,11 @@ type PlacementReconciler struct {
 	pipeline *pipeline.Pipeline[*PlacementReconciler, *scope]
 }
 
-// SubConditions are the conditions Ready is derived from.
-func SubConditions() []string {
-	return pipeline.New[*PlacementReconciler, *scope](nil, steps...).Conditions()
-}
-
-// Diagram draws the step table for the docs.
-func Diagram() string {
-	return pipeline.New[*PlacementReconciler, *scope](nil, steps...).Diagram()
-}
-
-// StepNames lists the sub-reconcilers in table order.
-func StepNames() []string {
-	return pipeline.New[*PlacementReconciler, *scope](nil, steps...).StepNames()
-}
+// Table is the step table as a pipeline without metrics, for the Ready
+// aggregate's conditions, the step names and the docs' diagram.
+var Table = pipeline.New[*PlacementReconciler, *scope](nil, steps...)
 
 // Reconcile runs one pass for a Placement.
 func (r *PlacementReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	return service.Pass(ctx, &r.Reconciler, req, &placementv1.Placement{}, r.run)
-}
-
-func (r *PlacementReconciler) run(ctx context.Context, p *placementv1.Placement, t targetcluster.Target) (pipeline.Outcome, error) {
-	s := &scope{Scope: service.NewScope(r.Profile, r.Scheme, p, t), placement: p}
-	return r.pipeline.Run(ctx, r, s)
+	return service.Run(ctx, r, req, &placementv1.Placement{}, r.pipeline, newScope)
 }

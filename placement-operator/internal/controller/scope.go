@@ -20,3 +20,7 @@ func (s *scope) Fork() *scope {
 	c.Rebind(c.placement)
 	return &c
 }
+
+func newScope(s service.Scope, cr *placementv1.Placement) *scope {
+	return &scope{Scope: s, placement: cr}
+}

@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/common/testenv/runsuite"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/controller"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/manager"
 )
@@ -27,13 +28,13 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(testenv.RunSuite(m, suite, filepath.Join("..", "..", "config", "crd"), manager.Operator, "placement-system", api,
+	os.Exit(runsuite.Main(m, suite, filepath.Join("..", "..", "config", "crd"), manager.Operator, "placement-system", api,
 		func(r *controller.PlacementReconciler, c *rest.Config) { reconciler, cfg, k8s = r, c, suite.Client }))
 }
 
 const (
-	clustersNamespace = testenv.ClustersNamespace
-	clusterDomain     = testenv.ClusterDomain
+	clustersNamespace = runsuite.ClustersNamespace
+	clusterDomain     = runsuite.ClusterDomain
 )
 
 // writeCounter counts mutating requests the manager sends, by verb and path.

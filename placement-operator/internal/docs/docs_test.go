@@ -391,7 +391,7 @@ func TestPipelineDiagramMatchesStepTable(t *testing.T) {
 	if end < 0 {
 		t.Fatal("unterminated diagram")
 	}
-	want := controller.Diagram()
+	want := controller.Table.Diagram()
 	if *update {
 		doc = doc[:start] + want + doc[start+end:]
 		if err := os.WriteFile(guide, []byte(doc), 0o644); err != nil {
@@ -402,7 +402,7 @@ func TestPipelineDiagramMatchesStepTable(t *testing.T) {
 	if got := doc[start : start+end]; got != want {
 		t.Errorf("pipeline diagram in %s differs from the step table (run go test ./internal/docs -update):\n%s\nwant:\n%s", guide, got, want)
 	}
-	for _, name := range controller.StepNames() {
+	for _, name := range controller.Table.StepNames() {
 		if !strings.Contains(want, name) {
 			t.Errorf("step %s missing from the diagram", name)
 		}

@@ -1,4 +1,8 @@
-package testenv
+// Package runsuite is the TestMain of an operator's controller suite: a real
+// API server, the test client, the operator's real manager. It is apart from
+// testenv, which the shared packages' own tests import, because it imports
+// the manager and with it most of common.
+package runsuite
 
 import (
 	"context"
@@ -18,6 +22,7 @@ import (
 	cmanager "github.com/c5c3/openstack-operators/common/manager"
 	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/service"
+	"github.com/c5c3/openstack-operators/common/testenv"
 )
 
 // Settings of the manager a controller suite runs.
@@ -29,21 +34,21 @@ const (
 	ClusterDomain = "c5c3.test"
 )
 
-// RunSuite is an operator's controller suite's TestMain: it starts a real
+// Main is an operator's controller suite's TestMain: it starts a real
 // kube-apiserver and etcd with the CRDs in crdDir, fills s.Client, runs the
 // operator's real manager (op through common/manager, webhooks off) on a
 // config whose transport s.Writes counts, probes the API at probes' URLs,
 // hands the reconciler and the config to ready, and runs the tests.
 // TEST_VERBOSE=1 logs everything.
-func RunSuite[R service.Host](m *testing.M, s *Suite, crdDir string, op cmanager.Operator[R], operatorNamespace string,
-	probes *ProbeURLs, ready func(R, *rest.Config)) int {
+func Main[R service.Host](m *testing.M, s *testenv.Suite, crdDir string, op cmanager.Operator[R], operatorNamespace string,
+	probes *testenv.ProbeURLs, ready func(R, *rest.Config)) int {
 	level := zapcore.Level(2)
 	if os.Getenv("TEST_VERBOSE") != "" {
 		level = -1
 	}
 	ctrl.SetLogger(zap.New(zap.UseDevMode(true), zap.Level(level)))
 	fail := func(err error) int { fmt.Fprintln(os.Stderr, err); return 1 }
-	env, cfg, err := Start(Options{CRDPaths: []string{crdDir}})
+	env, cfg, err := testenv.Start(testenv.Options{CRDPaths: []string{crdDir}})
 	if err != nil {
 		return fail(err)
 	}
