@@ -128,7 +128,7 @@ func TestDBPurgeRuns(t *testing.T) {
 		return nil
 	})
 	update(t, ns, "glance", func(g *glancev1.Glance) { g.Spec.DBPurge = &glancev1.DBPurgeSpec{Suspend: true} })
-	g = waitPurge(t, ns, metav1.ConditionTrue, glancev1.ReasonDBPurgeSuspended, 1, 2, string(c.UID))
+	waitPurge(t, ns, metav1.ConditionTrue, glancev1.ReasonDBPurgeSuspended, 1, 2, string(c.UID))
 	must(t, k8s.Get(ctx, client.ObjectKeyFromObject(&cj), &cj))
 	if cj.Spec.Suspend == nil || !*cj.Spec.Suspend {
 		t.Errorf("CronJob suspend = %v", cj.Spec.Suspend)

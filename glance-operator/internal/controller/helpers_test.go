@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -108,15 +107,10 @@ func deployment(t *testing.T, ns, name string) *appsv1.Deployment {
 	return &d
 }
 
-// poke changes an annotation, which wakes the controller without a spec change.
+// poke writes an annotation on the Glance: a pass follows.
 func poke(t *testing.T, ns, name string) {
 	t.Helper()
-	update(t, ns, name, func(g *glancev1.Glance) {
-		if g.Annotations == nil {
-			g.Annotations = map[string]string{}
-		}
-		g.Annotations["test/poke"] = g.ResourceVersion
-	})
+	suite.Poke(t, &glancev1.Glance{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}})
 }
 
 // update applies mutate to the live Glance and writes it back.
@@ -160,14 +154,7 @@ func setSecret(t *testing.T, ns, name string, data map[string]string) {
 }
 
 // exists reads obj and reports whether it is there.
-func exists(t *testing.T, obj client.Object) bool {
-	t.Helper()
-	err := k8s.Get(context.Background(), client.ObjectKeyFromObject(obj), obj)
-	if err != nil && !apierrors.IsNotFound(err) {
-		t.Fatal(err)
-	}
-	return err == nil
-}
+func exists(t *testing.T, obj client.Object) bool { t.Helper(); return suite.Exists(t, obj) }
 
 // mounts names the config ConfigMap and the backends Secret a Deployment mounts.
 func mounts(d *appsv1.Deployment) (config, backends string) {
@@ -293,55 +280,18 @@ func waitEvent(t *testing.T, ns, name, reason, eventType string) []corev1.Event 
 // probes: each one is a pass that reached the parallel group.
 func countProbes(t *testing.T, ns, name string) *atomic.Int64 {
 	t.Helper()
-	hits := &atomic.Int64{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		hits.Add(1)
-		_, _ = fmt.Fprint(w, `{"status": "simulated"}`)
-	}))
-	t.Cleanup(srv.Close)
-	api.Set(ns, name, srv.URL+"/")
-	return hits
+	return testenv.CountProbes(t, api, types.NamespacedName{Namespace: ns, Name: name})
 }
 
-// passes pokes the Glance until three more probes arrived and returns the
-// writes the manager sent to the namespace meanwhile. Passes of one CR
-// never overlap and the probe TTL is a second, so the pass behind the
-// second probe started after the first and ended before the third: at
-// least one whole pass over the current inputs ran in the window.
+// passes returns the writes the manager sent to the namespace while at least
+// one whole pass over the Glance ran (testenv.Suite.QuietPasses).
 func passes(t *testing.T, ns, name string, hits *atomic.Int64) []string {
 	t.Helper()
-	start, startWrites := hits.Load(), writes.Snapshot()
-	deadline := time.Now().Add(30 * time.Second)
-	for hits.Load() < start+3 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d probes in 30s, want 3\n%s", hits.Load()-start, dumpGlances())
-		}
-		poke(t, ns, name)
-		time.Sleep(300 * time.Millisecond)
-	}
-	out := testenv.WritesIn(startWrites, writes.Snapshot(), ns)
-	slices.Sort(out)
-	return out
+	return suite.QuietPasses(t, &glancev1.Glance{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}, hits)
 }
 
-// inCache waits until the manager's cache holds obj as the API server has
-// it, so no later pass acts on an older copy.
-func inCache(t *testing.T, obj client.Object) {
-	t.Helper()
-	suite.Eventually(t, "manager cache in sync", func() error {
-		live, cached := obj.DeepCopyObject().(client.Object), obj.DeepCopyObject().(client.Object)
-		if err := k8s.Get(context.Background(), client.ObjectKeyFromObject(obj), live); err != nil {
-			return err
-		}
-		if err := reconciler.Client.Get(context.Background(), client.ObjectKeyFromObject(obj), cached); err != nil {
-			return err
-		}
-		if live.GetResourceVersion() != cached.GetResourceVersion() {
-			return fmt.Errorf("cache at resourceVersion %s, server at %s", cached.GetResourceVersion(), live.GetResourceVersion())
-		}
-		return nil
-	})
-}
+// inCache waits until the manager's cache holds obj as the API server has it.
+func inCache(t *testing.T, obj client.Object) { t.Helper(); suite.InCache(t, reconciler.Client, obj) }
 
 // seriesOf counts the series of c labelled with the Glance name in ns.
 func seriesOf(t *testing.T, c prometheus.Collector, name, ns string) int {
@@ -414,8 +364,9 @@ func backendCondition(b *glancev1.GlanceBackend, condType string) *metav1.Condit
 // outcome: a Job started for a projection that changed meanwhile (a second
 // backend turning credential-ready) is replaced when it ends, and its
 // successor is finished the same way.
-func finishDBSync(t *testing.T, ns, name string, succeeded bool) {
+func finishDBSync(t *testing.T, ns, name string, succeeded bool) (finished int) {
 	t.Helper()
+	uids := map[types.UID]bool{}
 	want := "DatabaseSynced"
 	if !succeeded {
 		want = "DBSyncFailed"
@@ -434,9 +385,11 @@ func finishDBSync(t *testing.T, ns, name string, succeeded bool) {
 			if err := testenv.JobFinished(context.Background(), k8s, client.ObjectKeyFromObject(j), succeeded); err != nil {
 				return err
 			}
+			uids[j.UID] = true
 		}
 		return fmt.Errorf("DatabaseReady is %v", c)
 	})
+	return len(uids)
 }
 
 // ready is toReady for suites under load: the two backends may turn

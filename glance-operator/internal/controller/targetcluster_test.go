@@ -191,7 +191,7 @@ func TestTargetCluster(t *testing.T) {
 			&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: config}},
 		} {
 			if err := remote.Get(ctx, client.ObjectKeyFromObject(obj), obj); !apierrors.IsNotFound(err) {
-				return fmt.Errorf("%T %s still on the target (%v)", obj, obj.GetName(), err)
+				return fmt.Errorf("%T %s still on the target (%w)", obj, obj.GetName(), err)
 			}
 		}
 		return nil
@@ -232,9 +232,11 @@ func apiBehindService(t *testing.T, c client.Client, ns, name string) {
 	pod.Status.PodIP, pod.Status.PodIPs = host, []corev1.PodIP{{IP: host}}
 	pod.Status.Phase = corev1.PodRunning
 	must(t, c.Status().Update(ctx, pod))
-	must(t, c.Create(ctx, &corev1.Endpoints{
+	// The API server's services/proxy resolves a Service through its
+	// Endpoints, which the endpoints controller would write from the Pod.
+	must(t, c.Create(ctx, &corev1.Endpoints{ //nolint:staticcheck // what services/proxy reads
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
-		Subsets: []corev1.EndpointSubset{{
+		Subsets: []corev1.EndpointSubset{{ //nolint:staticcheck // as above
 			Addresses: []corev1.EndpointAddress{{IP: host, TargetRef: &corev1.ObjectReference{Kind: "Pod", Namespace: ns, Name: pod.Name}}},
 			Ports:     []corev1.EndpointPort{{Port: int32(port), Protocol: corev1.ProtocolTCP}},
 		}},

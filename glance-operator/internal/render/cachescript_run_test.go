@@ -152,7 +152,8 @@ func TestCacheLoopCountsFailuresRecoversAndNeverExits(t *testing.T) {
 	// A failing cleaner fails the pass too; the counter restarts at 1.
 	setFile(t, stubDir, "cleaner.rc", "2")
 	waitFor(t, "a cleaner failure", out, done, func(s string) bool {
-		return strings.Contains(s[strings.Index(s, "recovered"):], "failed: 1 consecutive, cache at 5000 KiB of 1000\n")
+		_, after, found := strings.Cut(s, "recovered")
+		return found && strings.Contains(after, "failed: 1 consecutive, cache at 5000 KiB of 1000\n")
 	})
 	setFile(t, stubDir, "cleaner.rc", "0")
 	waitFor(t, "a second recovery", out, done, func(s string) bool { return strings.Count(s, "recovered: after ") == 2 })

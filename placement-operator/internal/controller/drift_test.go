@@ -4,13 +4,9 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"net/http"
-	"net/http/httptest"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
@@ -20,6 +16,7 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -262,57 +259,21 @@ func edit(t *testing.T, obj client.Object, f func(client.Object)) client.Object 
 	return out
 }
 
-// inCache waits until the manager's cache holds the object as the API
-// server has it, so no later pass acts on the object from before the repair.
-func inCache(t *testing.T, obj client.Object) {
-	t.Helper()
-	eventually(t, "manager cache in sync", func() error {
-		live, cached := obj.DeepCopyObject().(client.Object), obj.DeepCopyObject().(client.Object)
-		if err := k8s.Get(context.Background(), client.ObjectKeyFromObject(obj), live); err != nil {
-			return err
-		}
-		if err := reconciler.Client.Get(context.Background(), client.ObjectKeyFromObject(obj), cached); err != nil {
-			return err
-		}
-		if live.GetResourceVersion() != cached.GetResourceVersion() {
-			return errorf("cache at resourceVersion %s, server at %s", cached.GetResourceVersion(), live.GetResourceVersion())
-		}
-		return nil
-	})
-}
+// inCache waits until the manager's cache holds obj as the API server has it.
+func inCache(t *testing.T, obj client.Object) { t.Helper(); suite.InCache(t, reconciler.Client, obj) }
 
 // countProbes points the Placement's health probe at a server that counts
 // the probes: each is a pass that reached the health check.
 func countProbes(t *testing.T, ns, name string) *atomic.Int64 {
 	t.Helper()
-	hits := &atomic.Int64{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		hits.Add(1)
-		_, _ = fmt.Fprint(w, `{"versions": [{"id": "v1.0", "status": "CURRENT"}]}`)
-	}))
-	t.Cleanup(srv.Close)
-	api.Set(ns, name, srv.URL+"/")
-	return hits
+	return testenv.CountProbes(t, api, types.NamespacedName{Namespace: ns, Name: name})
 }
 
-// quietPasses pokes the Placement until three more probes arrived and fails
-// on any write the manager sent to the namespace meanwhile. Passes of one CR
-// never overlap, so the pass behind the second probe started after the
-// first probe and ended before the third: one whole pass ran in the window.
+// quietPasses fails on any write the manager sent to the namespace while at
+// least one whole pass over the Placement ran (testenv.Suite.QuietPasses).
 func quietPasses(t *testing.T, ns string, hits *atomic.Int64) {
 	t.Helper()
-	start, startWrites := hits.Load(), writes.snapshot()
-	deadline := time.Now().Add(30 * time.Second)
-	for hits.Load() < start+3 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d probes in 30s, want 3\n%s", hits.Load()-start, dumpPlacements())
-		}
-		poke(t, ns, "placement")
-		time.Sleep(300 * time.Millisecond)
-	}
-	wrote := testenv.WritesIn(startWrites, writes.snapshot(), ns)
-	slices.Sort(wrote)
-	if len(wrote) > 0 {
+	if wrote := suite.QuietPasses(t, &placementv1.Placement{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "placement"}}, hits); len(wrote) > 0 {
 		t.Errorf("passes over unchanged inputs wrote: %s", strings.Join(wrote, ", "))
 	}
 }

@@ -6,7 +6,6 @@ import (
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	networkingv1 "k8s.io/api/networking/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -17,14 +16,7 @@ import (
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
-func exists(t *testing.T, obj client.Object) bool {
-	t.Helper()
-	err := k8s.Get(context.Background(), client.ObjectKeyFromObject(obj), obj)
-	if err != nil && !apierrors.IsNotFound(err) {
-		t.Fatal(err)
-	}
-	return err == nil
-}
+func exists(t *testing.T, obj client.Object) bool { t.Helper(); return suite.Exists(t, obj) }
 
 func TestHPAAndNetworkPolicyOnAndOff(t *testing.T) {
 	t.Parallel()

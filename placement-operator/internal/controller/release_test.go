@@ -12,15 +12,10 @@ import (
 
 const digest = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
-// poke changes an annotation, which wakes the controller without a spec change.
+// poke writes an annotation on the Placement: a pass follows.
 func poke(t *testing.T, ns, name string) {
 	t.Helper()
-	update(t, ns, name, func(p *placementv1.Placement) {
-		if p.Annotations == nil {
-			p.Annotations = map[string]string{}
-		}
-		p.Annotations["test/poke"] = p.ResourceVersion
-	})
+	suite.Poke(t, &placementv1.Placement{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}})
 }
 
 // update applies mutate to the live Placement and writes it back.
