@@ -1,9 +1,20 @@
 package manager
 
 import (
-	"errors"
+	"fmt"
 
 	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/c5c3/openstack-operators/glance-operator/internal/catalog"
+	"github.com/c5c3/openstack-operators/glance-operator/internal/webhook"
 )
 
-func registerWebhooks(ctrl.Manager) error { return errors.New("glance webhooks are not built yet") }
+// registerWebhooks serves the webhooks of both kinds with the embedded
+// option catalogs; a catalog that does not load stops the start-up.
+func registerWebhooks(mgr ctrl.Manager) error {
+	cats, err := catalog.Load()
+	if err != nil {
+		return fmt.Errorf("loading option catalogs: %w", err)
+	}
+	return webhook.Register(mgr, cats)
+}

@@ -3,26 +3,22 @@ package webhook
 import (
 	"context"
 	"errors"
-	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	schedulingv1 "k8s.io/api/scheduling/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
+	"github.com/c5c3/openstack-operators/common/admission/admissiontest"
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/extraconfig"
-	"github.com/c5c3/openstack-operators/common/operator"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/catalog"
 )
@@ -35,26 +31,14 @@ func valid() *placementv1.Placement {
 }
 
 // fieldErr is the part of a field.Error a rule is identified by.
-type fieldErr struct {
-	Type field.ErrorType
-	Path string
-}
+type fieldErr = admissiontest.FieldErr
 
-func (f fieldErr) String() string { return fmt.Sprintf("%s %s", f.Type, f.Path) }
+func summarize(errs field.ErrorList) []fieldErr { return admissiontest.Summarize(errs) }
 
-func summarize(errs field.ErrorList) []fieldErr {
-	out := make([]fieldErr, 0, len(errs))
-	for _, e := range errs {
-		out = append(out, fieldErr{e.Type, e.Field})
-	}
-	slices.SortFunc(out, func(a, b fieldErr) int { return strings.Compare(a.String(), b.String()) })
-	return out
-}
-
-func invalid(path string) fieldErr   { return fieldErr{field.ErrorTypeInvalid, path} }
-func required(path string) fieldErr  { return fieldErr{field.ErrorTypeRequired, path} }
-func forbidden(path string) fieldErr { return fieldErr{field.ErrorTypeForbidden, path} }
-func notSupp(path string) fieldErr   { return fieldErr{field.ErrorTypeNotSupported, path} }
+func invalid(path string) fieldErr   { return admissiontest.Invalid(path) }
+func required(path string) fieldErr  { return admissiontest.Required(path) }
+func forbidden(path string) fieldErr { return admissiontest.Forbidden(path) }
+func notSupp(path string) fieldErr   { return fieldErr{Type: field.ErrorTypeNotSupported, Path: path} }
 
 func deployment(p *placementv1.Placement) *shared.DeploymentSpec { return p.Spec.Deployment }
 
@@ -69,7 +53,7 @@ func TestSpecValidHasNoErrors(t *testing.T) {
 	p.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "edge-1"}
 	p.Spec.SecretStoreRef = &shared.SecretStoreRef{Kind: "SecretStore", Name: "vault"}
 	p.Spec.Gateway = &shared.GatewaySpec{Hostname: "placement.example.org", ParentRef: shared.GatewayParentRef{Name: "gw"}}
-	p.Spec.NetworkPolicy = &shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{{}}}
+	p.Spec.NetworkPolicy = &shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{{NamespaceSelector: &metav1.LabelSelector{}}}}
 	p.Spec.Autoscaling = &shared.AutoscalingSpec{MaxReplicas: 3, TargetMemoryUtilization: new(int32(100))}
 	p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &shared.UWSGISpec{Harakiri: new(int32(24)), HTTPKeepAliveTimeout: new(int32(5))}}
 	p.Spec.Logging.PerLoggerLevels = map[string]shared.LogLevel{"amqp": "CRITICAL"}
@@ -292,43 +276,19 @@ func testCatalogs(t *testing.T) *extraconfig.Catalogs {
 
 func newValidator(t *testing.T, funcs *interceptor.Funcs) *Validator {
 	t.Helper()
-	b := fake.NewClientBuilder().WithScheme(operator.NewScheme(placementv1.AddToScheme)).
-		WithObjects(&schedulingv1.PriorityClass{ObjectMeta: metav1.ObjectMeta{Name: "placement-critical"}, Value: 1000})
-	if funcs != nil {
-		b = b.WithInterceptorFuncs(*funcs)
-	}
-	return &Validator{Reader: b.Build(), Catalogs: testCatalogs(t)}
+	return &Validator{Reader: admissiontest.FakeReader(placementv1.AddToScheme, funcs), Catalogs: testCatalogs(t)}
 }
 
-// statusErrors unpacks the 422 Invalid into its causes.
+// statusErrors unpacks the 422 Invalid about a Placement into its causes.
 func statusErrors(t *testing.T, err error) []fieldErr {
 	t.Helper()
-	if err == nil {
-		return nil
-	}
-	var se *apierrors.StatusError
-	if !errors.As(err, &se) {
-		t.Fatalf("error %v is %T, want *StatusError", err, err)
-	}
-	st := se.Status()
-	if st.Reason != metav1.StatusReasonInvalid || st.Code != http.StatusUnprocessableEntity {
-		t.Fatalf("status reason %s code %d, want Invalid 422: %v", st.Reason, st.Code, err)
-	}
-	if st.Details == nil || st.Details.Kind != "Placement" || st.Details.Group != "placement.openstack.c5c3.io" {
-		t.Errorf("details = %+v", st.Details)
-	}
-	out := make([]fieldErr, 0, len(st.Details.Causes))
-	for _, c := range st.Details.Causes {
-		out = append(out, fieldErr{field.ErrorType(c.Type), c.Field})
-	}
-	slices.SortFunc(out, func(a, b fieldErr) int { return strings.Compare(a.String(), b.String()) })
-	return out
+	return admissiontest.Causes(t, err, placementv1.GroupVersion.WithKind("Placement").GroupKind())
 }
 
 func TestValidatorValid_FakeClient(t *testing.T) {
 	v := newValidator(t, nil)
 	p := valid()
-	p.Spec.Deployment.PriorityClassName = new("placement-critical")
+	p.Spec.Deployment.PriorityClassName = new(admissiontest.PriorityClass)
 	warnings, err := v.ValidateCreate(context.Background(), p)
 	if err != nil || len(warnings) != 0 {
 		t.Fatalf("create: warnings %v, err %v", warnings, err)
@@ -347,7 +307,7 @@ func TestValidatorPriorityClassMissing_FakeClient(t *testing.T) {
 	p := valid()
 	p.Spec.Deployment.PriorityClassName = new("no-such-class")
 	_, err := v.ValidateCreate(context.Background(), p)
-	if got, want := statusErrors(t, err), []fieldErr{{field.ErrorTypeNotFound, "spec.deployment.priorityClassName"}}; !slices.Equal(got, want) {
+	if got, want := statusErrors(t, err), []fieldErr{admissiontest.NotFound("spec.deployment.priorityClassName")}; !slices.Equal(got, want) {
 		t.Fatalf("errors = %v, want %v", got, want)
 	}
 }
@@ -358,7 +318,7 @@ func TestValidatorPriorityClassLookupFailure_FakeClient(t *testing.T) {
 		return boom
 	}})
 	p := valid()
-	p.Spec.Deployment.PriorityClassName = new("placement-critical")
+	p.Spec.Deployment.PriorityClassName = new(admissiontest.PriorityClass)
 	_, err := v.ValidateCreate(context.Background(), p)
 	if !apierrors.IsInternalError(err) || !strings.Contains(err.Error(), "etcd unavailable") {
 		t.Fatalf("err = %v, want InternalError naming the cause", err)
@@ -520,7 +480,7 @@ func TestValidatorAccumulatesAllViolations_FakeClient(t *testing.T) {
 		invalid("spec.extraConfig[placement][bogus]"),
 		invalid("spec.image"),
 		invalid("spec.region"),
-		{field.ErrorTypeNotFound, "spec.deployment.priorityClassName"},
+		admissiontest.NotFound("spec.deployment.priorityClassName"),
 	}
 	slices.SortFunc(want, func(a, b fieldErr) int { return strings.Compare(a.String(), b.String()) })
 	if got := statusErrors(t, err); !slices.Equal(got, want) {
