@@ -84,7 +84,7 @@ func (k Kind[T]) AdmitsAndDefaultsUWSGIBlock(t *testing.T, s *Suite) {
 	}
 }
 
-// AdmitsSetValuesUnchanged: the defaults never overwrite a written value.
+// AdmitsSetValuesUnchanged checks that the defaults never overwrite a written value.
 func (k Kind[T]) AdmitsSetValuesUnchanged(t *testing.T, s *Suite) {
 	t.Helper()
 	obj := k.New("explicit-values")
@@ -105,7 +105,7 @@ func (k Kind[T]) AdmitsSetValuesUnchanged(t *testing.T, s *Suite) {
 	}
 }
 
-// EmptySpreadListSurvivesDefaulting: an explicit empty spread list disables
+// EmptySpreadListSurvivesDefaulting checks that an explicit empty spread list disables
 // the defaults, so the mutating webhook's re-encoding must keep it empty,
 // not absent, and keep an absent one absent.
 func (k Kind[T]) EmptySpreadListSurvivesDefaulting(t *testing.T, s *Suite) {
@@ -120,7 +120,7 @@ func (k Kind[T]) EmptySpreadListSurvivesDefaulting(t *testing.T, s *Suite) {
 	}
 }
 
-// FinalizerRemovalAfterPriorityClassDeleted: an object whose PriorityClass
+// FinalizerRemovalAfterPriorityClassDeleted checks that an object whose PriorityClass
 // disappeared must still be deletable, though its finalizer is removed by an
 // UPDATE that passes through the webhook.
 func (k Kind[T]) FinalizerRemovalAfterPriorityClassDeleted(t *testing.T, s *Suite, finalizer string) {
@@ -154,7 +154,7 @@ func (k Kind[T]) FinalizerRemovalAfterPriorityClassDeleted(t *testing.T, s *Suit
 	}
 }
 
-// RefusalAccumulates: every violation the webhook finds arrives in one 422.
+// RefusalAccumulates checks that every violation the webhook finds arrives in one 422.
 func (k Kind[T]) RefusalAccumulates(t *testing.T, s *Suite, cat Catalog) {
 	t.Helper()
 	obj := k.New("refused-all")
@@ -170,7 +170,7 @@ func (k Kind[T]) RefusalAccumulates(t *testing.T, s *Suite, cat Catalog) {
 	}
 }
 
-// AdmitsDeprecatedOptionWithWarning: a deprecated option is admitted with
+// AdmitsDeprecatedOptionWithWarning checks that a deprecated option is admitted with
 // one warning naming its replacement.
 func (k Kind[T]) AdmitsDeprecatedOptionWithWarning(t *testing.T, s *Suite, cat Catalog) {
 	t.Helper()
@@ -189,7 +189,7 @@ func (k Kind[T]) AdmitsDeprecatedOptionWithWarning(t *testing.T, s *Suite, cat C
 	}
 }
 
-// AdmitsReleaseWithoutCatalogWithOneWarning: no catalog, one warning naming
+// AdmitsReleaseWithoutCatalogWithOneWarning checks that no catalog, one warning naming
 // the release, however many options go unchecked.
 func (k Kind[T]) AdmitsReleaseWithoutCatalogWithOneWarning(t *testing.T, s *Suite, cat Catalog) {
 	t.Helper()

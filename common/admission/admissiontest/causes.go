@@ -29,11 +29,17 @@ type FieldErr struct {
 
 func (f FieldErr) String() string { return fmt.Sprintf("%s %s", f.Type, f.Path) }
 
-// Shorthands for the error types the rules use.
-func Invalid(path string) FieldErr   { return FieldErr{field.ErrorTypeInvalid, path} }
-func Required(path string) FieldErr  { return FieldErr{field.ErrorTypeRequired, path} }
+// Invalid expects a FieldValueInvalid at path.
+func Invalid(path string) FieldErr { return FieldErr{field.ErrorTypeInvalid, path} }
+
+// Required expects a FieldValueRequired at path.
+func Required(path string) FieldErr { return FieldErr{field.ErrorTypeRequired, path} }
+
+// Forbidden expects a FieldValueForbidden at path.
 func Forbidden(path string) FieldErr { return FieldErr{field.ErrorTypeForbidden, path} }
-func NotFound(path string) FieldErr  { return FieldErr{field.ErrorTypeNotFound, path} }
+
+// NotFound expects a FieldValueNotFound at path.
+func NotFound(path string) FieldErr { return FieldErr{field.ErrorTypeNotFound, path} }
 
 // Summarize is errs as sorted FieldErrs.
 func Summarize(errs field.ErrorList) []FieldErr {

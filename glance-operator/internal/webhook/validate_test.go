@@ -86,7 +86,7 @@ var glanceRules = []struct {
 	{"property name with colon", func(g *glancev1.Glance) { g.Spec.ImportPlugins = inject(map[string]string{"a:b": "v"}) },
 		errsOf(at.Invalid("spec.importPlugins.injectMetadata.properties[a:b]")), "name must not contain ':'"},
 	{"property name with comma, CR LF, edge space", func(g *glancev1.Glance) {
-		g.Spec.ImportPlugins = inject(map[string]string{"a,b": "v", "c\n": "v", " d": "v"})
+		g.Spec.ImportPlugins = inject(map[string]string{"a,b": "v", "c\n": "v", " d": "v"}) //nolint:gocritic // the edge space is the case
 	}, errsOf(at.Invalid("spec.importPlugins.injectMetadata.properties[ d]"),
 		at.Invalid("spec.importPlugins.injectMetadata.properties[a,b]"),
 		at.Invalid("spec.importPlugins.injectMetadata.properties[c\n]")), ""},
