@@ -19,8 +19,9 @@ generate: ## Regenerate deepcopy, CRDs, RBAC and webhook manifests.
 tools: ## Build the pinned toolchain into the cache.
 	hack/tools.sh
 
-image: ## Build the Placement operator image tarball without a container engine (bin/).
-	hack/image.sh placement-operator
+OPERATOR ?= placement-operator
+image: ## Build an operator's image tarball without a container engine (bin/): make image OPERATOR=glance-operator.
+	hack/image.sh $(OPERATOR)
 
 e2e-kind: ## The Placement e2e suite on kind clusters (needs Docker; not run in CI here).
 	hack/e2e-kind.sh

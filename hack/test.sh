@@ -18,8 +18,8 @@ lint=$(hack/tools.sh --path golangci-lint)
 
 echo "== generated files are up to date"
 hack/generate.sh
-if git rev-parse --git-dir >/dev/null 2>&1 && ! git diff --quiet -- '*.go' '*.yaml' docs/placement/crd-reference.md; then
-  git --no-pager diff --stat -- '*.go' '*.yaml'
+if git rev-parse --git-dir >/dev/null 2>&1 && ! git diff --quiet -- '*.go' '*.yaml' charts docs/*/crd-reference.md; then
+  git --no-pager diff --stat -- '*.go' '*.yaml' charts
   echo "generated files differ from the committed ones: run hack/generate.sh and commit" >&2
   exit 1
 fi

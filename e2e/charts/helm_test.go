@@ -50,8 +50,10 @@ func helm(t *testing.T, args ...string) (string, error) {
 				helmErr = run(exec.Command(filepath.Join(root, "hack", "tools.sh"), "helm"))
 			}
 		}
-		if helmErr == nil {
-			helmErr = run(exec.Command(helmPath, "dependency", "build", filepath.Join(root, "charts", "placement-operator")))
+		for _, c := range operatorCharts {
+			if helmErr == nil {
+				helmErr = run(exec.Command(helmPath, "dependency", "build", filepath.Join(root, "charts", c.name)))
+			}
 		}
 	})
 	if helmErr != nil {
@@ -76,12 +78,18 @@ func run(cmd *exec.Cmd) error {
 	return nil
 }
 
-// render runs helm template on the placement chart and indexes the objects
+// render runs helm template on an operator's chart and indexes the objects
 // by "Kind/name".
-func render(t *testing.T, args ...string) map[string]*unstructured.Unstructured {
+func render(t *testing.T, c chart, args ...string) map[string]*unstructured.Unstructured {
+	t.Helper()
+	return renderAs(t, c, c.release, c.namespace, args...)
+}
+
+// renderAs renders c as release in namespace.
+func renderAs(t *testing.T, c chart, release, namespace string, args ...string) map[string]*unstructured.Unstructured {
 	t.Helper()
 	// helm built with go install assumes Kubernetes v1.20; render for the pinned version.
-	base := []string{"template", "placement", "charts/placement-operator", "--namespace", "placement-system", "--include-crds", "--kube-version", kubeVersion}
+	base := []string{"template", release, "charts/" + c.name, "--namespace", namespace, "--include-crds", "--kube-version", kubeVersion}
 	out, err := helm(t, append(base, args...)...)
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"archive/tar"
+	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -14,19 +15,29 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
 )
 
-// TestPlacementOperatorImage builds the real operator binary, assembles its
-// image and inspects it the way a runtime would read it.
-func TestPlacementOperatorImage(t *testing.T) {
+// operators are the modules an image is built for.
+var operators = []string{"placement-operator", "glance-operator"}
+
+// TestOperatorImages builds each real operator binary, assembles its image,
+// inspects it the way a runtime would read it, and runs the binary taken
+// out of the image.
+func TestOperatorImages(t *testing.T) {
+	for _, op := range operators {
+		t.Run(op, func(t *testing.T) { testImage(t, op) })
+	}
+}
+
+func testImage(t *testing.T, op string) {
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "manager")
 	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", bin, "./cmd")
-	cmd.Dir = filepath.Join("..", "..", "placement-operator")
+	cmd.Dir = filepath.Join("..", "..", op)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("building the operator: %v\n%s", err, out)
 	}
 	out := filepath.Join(dir, "image.tar")
-	if err := Build(Options{Binary: bin, Path: "/manager", User: "65532:65532", Tag: "placement-operator:test", Out: out}); err != nil {
+	if err := Build(Options{Binary: bin, Path: "/manager", User: "65532:65532", Tag: op + ":test", Out: out}); err != nil {
 		t.Fatal(err)
 	}
 	img, err := tarball.ImageFromPath(out, nil)
@@ -58,6 +69,56 @@ func TestPlacementOperatorImage(t *testing.T) {
 			t.Errorf("image carries a shell-like file %s", name)
 		}
 	}
+	// The image's /manager is this operator's binary, and it runs on its own.
+	content := fileContent(t, img, "manager")
+	built, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(content, built) {
+		t.Fatalf("/manager (%d bytes) is not the %s binary (%d bytes)", len(content), op, len(built))
+	}
+	extracted := filepath.Join(dir, "from-image")
+	if err := os.WriteFile(extracted, content, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	help, _ := exec.Command(extracted, "--help").CombinedOutput()
+	if !strings.Contains(string(help), "metrics-bind-address") || !strings.Contains(string(help), "clusters-namespace") {
+		t.Errorf("/manager --help does not describe the operator's flags:\n%s", help)
+	}
+}
+
+// fileContent reads name from the image's layers.
+func fileContent(t *testing.T, img v1.Image, name string) []byte {
+	t.Helper()
+	layers, err := img.Layers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range layers {
+		rc, err := l.Uncompressed()
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := tar.NewReader(rc)
+		for {
+			h, err := tr.Next()
+			if err != nil {
+				break
+			}
+			if h.Name == name {
+				b, err := io.ReadAll(tr)
+				_ = rc.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+				return b
+			}
+		}
+		_ = rc.Close()
+	}
+	t.Fatalf("no %s in the image", name)
+	return nil
 }
 
 func TestRefusesDynamicBinaryAndRoot(t *testing.T) {

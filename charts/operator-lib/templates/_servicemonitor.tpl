@@ -1,3 +1,5 @@
+{{/* The operator's servicemonitor objects; include with the chart's root context. */}}
+{{- define "operator-lib.servicemonitor" -}}
 {{- if .Values.metrics.serviceMonitor.enabled }}
 apiVersion: monitoring.coreos.com/v1
 kind: ServiceMonitor
@@ -15,3 +17,4 @@ spec:
     - port: metrics
       interval: {{ .Values.metrics.serviceMonitor.interval }}
 {{- end }}
+{{- end -}}

@@ -1,3 +1,5 @@
+{{/* The operator's deployment objects; include with the chart's root context. */}}
+{{- define "operator-lib.deployment" -}}
 {{- $image := printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
 {{- if .Values.image.digest }}{{ $image = printf "%s@%s" .Values.image.repository .Values.image.digest }}{{ end }}
 apiVersion: apps/v1
@@ -105,3 +107,4 @@ spec:
       {{- with .Values.affinity }}
       affinity: {{ toYaml . | nindent 8 }}
       {{- end }}
+{{- end -}}

@@ -1,3 +1,5 @@
+{{/* The operator's pdb objects; include with the chart's root context. */}}
+{{- define "operator-lib.pdb" -}}
 {{- if .Values.podDisruptionBudget.enabled }}
 apiVersion: policy/v1
 kind: PodDisruptionBudget
@@ -12,3 +14,4 @@ spec:
     matchLabels:
       {{- include "operator-lib.selectorLabels" . | nindent 6 }}
 {{- end }}
+{{- end -}}

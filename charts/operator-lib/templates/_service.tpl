@@ -1,3 +1,5 @@
+{{/* The operator's service objects; include with the chart's root context. */}}
+{{- define "operator-lib.service" -}}
 apiVersion: v1
 kind: Service
 metadata:
@@ -31,3 +33,4 @@ spec:
       targetPort: webhook
       protocol: TCP
 {{- end }}
+{{- end -}}

@@ -1,13 +1,25 @@
+{{/*
+The operator's admission webhooks and their serving certificate. The webhooks
+are the ones controller-gen generated from the code's +kubebuilder:webhook
+markers (the chart's files/webhooks.yaml, copied by hack/generate.sh): names,
+paths, rules and side effects come from there verbatim; the chart sets where
+the API server sends the request (the webhook Service or webhook.url), the
+CA bundle and webhook.failurePolicy. Object names are release-scoped, so two
+operators' charts never collide.
+*/}}
+{{- define "operator-lib.webhook" -}}
 {{- if .Values.webhook.enabled }}
 {{- $svc := include "operator-lib.webhookServiceName" . }}
 {{- $cm := .Values.webhook.certManager.enabled }}
 {{- $cert := dict }}
 {{- if not $cm }}{{ $cert = include "operator-lib.webhookCert" . | fromJson }}{{ end }}
 {{- $certName := printf "%s-webhook" (include "operator-lib.fullname" .) }}
-{{- range $kind := list "MutatingWebhookConfiguration" "ValidatingWebhookConfiguration" }}
+{{- range $doc := splitList "\n---" (.Files.Get "files/webhooks.yaml") }}
+{{- $generated := fromYaml $doc }}
+{{- if $generated.kind }}
 ---
 apiVersion: admissionregistration.k8s.io/v1
-kind: {{ $kind }}
+kind: {{ $generated.kind }}
 metadata:
   name: {{ include "operator-lib.fullname" $ }}
   labels:
@@ -17,40 +29,27 @@ metadata:
     cert-manager.io/inject-ca-from: {{ $.Release.Namespace }}/{{ $certName }}
   {{- end }}
 webhooks:
-  {{- if eq $kind "MutatingWebhookConfiguration" }}
-  - name: mplacement.openstack.c5c3.io
+  {{- range $hook := $generated.webhooks }}
+  - name: {{ $hook.name }}
     clientConfig:
       {{- if $.Values.webhook.url }}
-      url: {{ trimSuffix "/" $.Values.webhook.url }}/mutate-placement-openstack-c5c3-io-v1alpha1-placement
+      url: {{ trimSuffix "/" $.Values.webhook.url }}{{ $hook.clientConfig.service.path }}
       {{- else }}
       service:
         name: {{ $svc }}
         namespace: {{ $.Release.Namespace }}
-        path: /mutate-placement-openstack-c5c3-io-v1alpha1-placement
+        path: {{ $hook.clientConfig.service.path }}
       {{- end }}
-  {{- else }}
-  - name: vplacement.openstack.c5c3.io
-    clientConfig:
-      {{- if $.Values.webhook.url }}
-      url: {{ trimSuffix "/" $.Values.webhook.url }}/validate-placement-openstack-c5c3-io-v1alpha1-placement
-      {{- else }}
-      service:
-        name: {{ $svc }}
-        namespace: {{ $.Release.Namespace }}
-        path: /validate-placement-openstack-c5c3-io-v1alpha1-placement
-      {{- end }}
-  {{- end }}
       {{- if not $cm }}
       caBundle: {{ $cert.caCert }}
       {{- end }}
-    admissionReviewVersions: ["v1"]
-    sideEffects: None
+    admissionReviewVersions: {{ toJson $hook.admissionReviewVersions }}
+    sideEffects: {{ $hook.sideEffects }}
     failurePolicy: {{ $.Values.webhook.failurePolicy }}
     rules:
-      - apiGroups: ["placement.openstack.c5c3.io"]
-        apiVersions: ["v1alpha1"]
-        operations: ["CREATE", "UPDATE"]
-        resources: ["placements"]
+      {{- toYaml $hook.rules | nindent 6 }}
+  {{- end }}
+{{- end }}
 {{- end }}
 {{- if $cm }}
 {{- if not .Values.webhook.certManager.issuerRef }}
@@ -101,3 +100,4 @@ data:
   tls.key: {{ $cert.tlsKey }}
 {{- end }}
 {{- end }}
+{{- end -}}

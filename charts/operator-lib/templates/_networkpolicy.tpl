@@ -1,3 +1,5 @@
+{{/* The operator's networkpolicy objects; include with the chart's root context. */}}
+{{- define "operator-lib.networkpolicy" -}}
 {{- if .Values.networkPolicy.enabled }}
 apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
@@ -24,3 +26,4 @@ spec:
         - port: {{ .Values.metrics.port }}
           protocol: TCP
 {{- end }}
+{{- end -}}

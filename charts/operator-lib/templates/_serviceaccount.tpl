@@ -1,3 +1,5 @@
+{{/* The operator's serviceaccount objects; include with the chart's root context. */}}
+{{- define "operator-lib.serviceaccount" -}}
 {{- if .Values.serviceAccount.create }}
 apiVersion: v1
 kind: ServiceAccount
@@ -11,3 +13,4 @@ metadata:
     {{- toYaml . | nindent 4 }}
   {{- end }}
 {{- end }}
+{{- end -}}

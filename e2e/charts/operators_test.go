@@ -1,0 +1,357 @@
+package charts
+
+import (
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/pem"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/yaml"
+)
+
+// chart is one operator's chart and how the tests install it.
+type chart struct {
+	name      string   // chart directory under charts/, also the operator module
+	release   string   // release name the tests render it as
+	namespace string   // release namespace
+	crds      []string // CRDs the chart ships
+	resources []string // resources its webhooks admit
+}
+
+func (c chart) fullname() string { return c.release + "-" + c.name }
+
+// operatorCharts are the charts of every operator; the next one joins by a line.
+var operatorCharts = []chart{
+	{name: "placement-operator", release: "placement", namespace: "placement-system",
+		crds: []string{"placements.placement.openstack.c5c3.io"}, resources: []string{"placements"}},
+	{name: "glance-operator", release: "glance", namespace: "glance-system",
+		crds: []string{"glances.glance.openstack.c5c3.io", "glancebackends.glance.openstack.c5c3.io"}, resources: []string{"glances", "glancebackends"}},
+}
+
+// eachChart runs f as a subtest per operator chart.
+func eachChart(t *testing.T, f func(t *testing.T, c chart)) {
+	t.Helper()
+	for _, c := range operatorCharts {
+		t.Run(c.name, func(t *testing.T) { f(t, c) })
+	}
+}
+
+func TestChartLints(t *testing.T) {
+	eachChart(t, func(t *testing.T, c chart) {
+		if out, err := helm(t, "lint", "--strict", "charts/"+c.name); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+	})
+}
+
+func TestChartDefaults(t *testing.T) {
+	eachChart(t, func(t *testing.T, c chart) {
+		objs := render(t, c)
+		for _, crd := range c.crds {
+			get(t, objs, "CustomResourceDefinition/"+crd)
+		}
+		d := get(t, objs, "Deployment/"+c.fullname())
+		pod, _, _ := unstructured.NestedMap(d.Object, "spec", "template", "spec")
+		ctr := pod["containers"].([]any)[0].(map[string]any)
+
+		if got, _, _ := unstructured.NestedBool(pod, "securityContext", "runAsNonRoot"); !got {
+			t.Errorf("pod runAsNonRoot not set")
+		}
+		sc := ctr["securityContext"].(map[string]any)
+		want := map[string]any{
+			"runAsNonRoot": true, "runAsUser": float64(65532), "runAsGroup": float64(65532),
+			"allowPrivilegeEscalation": false, "readOnlyRootFilesystem": true,
+			"capabilities":   map[string]any{"drop": []any{"ALL"}},
+			"seccompProfile": map[string]any{"type": "RuntimeDefault"},
+		}
+		if diff := cmp.Diff(want, sc); diff != "" {
+			t.Errorf("container securityContext (-want +got):\n%s", diff)
+		}
+		args := strings.Join(toStrings(ctr["args"]), " ")
+		for _, a := range []string{"--leader-elect=true", "--metrics-bind-address=:8080", "--enable-webhooks=true",
+			"--webhook-cert-dir=/tmp/k8s-webhook-server/serving-certs", "--clusters-namespace=c5c3-clusters",
+			"--cluster-domain=cluster.local", "--probe-via-apiserver=false"} {
+			if !strings.Contains(args, a) {
+				t.Errorf("args %q lack %s", args, a)
+			}
+		}
+		if p, _, _ := unstructured.NestedString(ctr, "livenessProbe", "httpGet", "path"); p != "/healthz" {
+			t.Errorf("liveness path %q", p)
+		}
+		if p, _, _ := unstructured.NestedString(ctr, "readinessProbe", "httpGet", "path"); p != "/readyz" {
+			t.Errorf("readiness path %q", p)
+		}
+		if !strings.Contains(toYAML(t, ctr["env"]), "metadata.namespace") {
+			t.Errorf("POD_NAMESPACE not from the downward API")
+		}
+		for _, absent := range []string{"ServiceMonitor/" + c.fullname(), "NetworkPolicy/" + c.fullname(), "PodDisruptionBudget/" + c.fullname()} {
+			if _, ok := objs[absent]; ok {
+				t.Errorf("%s rendered though disabled by default", absent)
+			}
+		}
+	})
+}
+
+// operator.clusterDomain and operator.probeViaAPIServer reach the flags.
+func TestChartProbeValues(t *testing.T) {
+	eachChart(t, func(t *testing.T, c chart) {
+		objs := render(t, c, "--set", "operator.clusterDomain=corp.example", "--set", "operator.probeViaAPIServer=true")
+		d := get(t, objs, "Deployment/"+c.fullname())
+		containers, _, _ := unstructured.NestedSlice(d.Object, "spec", "template", "spec", "containers")
+		args := toStrings(containers[0].(map[string]any)["args"])
+		for _, a := range []string{"--cluster-domain=corp.example", "--probe-via-apiserver=true"} {
+			if !slices.Contains(args, a) {
+				t.Errorf("args %q lack %s", args, a)
+			}
+		}
+	})
+}
+
+// The ClusterRole carries exactly the rules controller-gen derived from the markers.
+func TestChartRBACIsGenerated(t *testing.T) {
+	eachChart(t, func(t *testing.T, c chart) {
+		objs := render(t, c)
+		role := get(t, objs, "ClusterRole/"+c.fullname())
+		raw, err := os.ReadFile(filepath.Join(repoRoot(t), c.name, "config", "rbac", "role.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var generated map[string]any
+		if err := yaml.Unmarshal(raw, &generated); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(normalize(t, generated["rules"]), normalize(t, role.Object["rules"])); diff != "" {
+			t.Errorf("chart ClusterRole differs from the generated rules (-generated +chart):\n%s", diff)
+		}
+		if _, ok := objs["Role/"+c.fullname()+"-leader-election"]; !ok {
+			t.Errorf("leader-election Role missing")
+		}
+		// operator.probeViaAPIServer sends the probe through services/proxy: the
+		// ServiceAccount must be allowed to GET it, or every probe answers 403.
+		if !grants(t, role, "", "services/proxy", "get") {
+			t.Errorf("ClusterRole does not grant get on services/proxy")
+		}
+	})
+}
+
+// grants reports whether a rule of role allows verb on group/resource.
+func grants(t *testing.T, role *unstructured.Unstructured, group, resource, verb string) bool {
+	t.Helper()
+	rules, _, _ := unstructured.NestedSlice(role.Object, "rules")
+	for _, r := range rules {
+		rule := r.(map[string]any)
+		groups, _, _ := unstructured.NestedStringSlice(rule, "apiGroups")
+		resources, _, _ := unstructured.NestedStringSlice(rule, "resources")
+		verbs, _, _ := unstructured.NestedStringSlice(rule, "verbs")
+		if slices.Contains(groups, group) && slices.Contains(resources, resource) && (slices.Contains(verbs, verb) || slices.Contains(verbs, "*")) {
+			return true
+		}
+	}
+	return false
+}
+
+// Webhook paths match the generated manifests; the default certificate is
+// valid for the webhook Service and signed by the caBundle.
+func TestChartWebhookAndCertificate(t *testing.T) {
+	eachChart(t, func(t *testing.T, c chart) {
+		objs := render(t, c)
+		raw, err := os.ReadFile(filepath.Join(repoRoot(t), c.name, "config", "webhook", "manifests.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		generated := decode(t, string(raw))
+		for _, kind := range []string{"MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"} {
+			chart := get(t, objs, kind+"/"+c.fullname())
+			var gen *unstructured.Unstructured
+			for k, o := range generated {
+				if strings.HasPrefix(k, kind+"/") {
+					gen = o
+				}
+			}
+			if gen == nil {
+				t.Fatalf("no generated %s", kind)
+			}
+			if got, want := webhookPaths(chart), webhookPaths(gen); !cmp.Equal(got, want) {
+				t.Errorf("%s paths %v, generated %v", kind, got, want)
+			}
+			// Names, rules and side effects are the generated ones verbatim.
+			for _, field := range []string{"name", "rules", "sideEffects", "admissionReviewVersions"} {
+				if got, want := hookField(chart, field), hookField(gen, field); !cmp.Equal(normalize(t, got), normalize(t, want)) {
+					t.Errorf("%s %s %v, generated %v", kind, field, got, want)
+				}
+			}
+			for _, r := range c.resources {
+				if !strings.Contains(toYAML(t, hookField(chart, "rules")), "- "+r+"\n") {
+					t.Errorf("%s admits no %s", kind, r)
+				}
+			}
+		}
+		mut := get(t, objs, "MutatingWebhookConfiguration/"+c.fullname())
+		hooks, _, _ := unstructured.NestedSlice(mut.Object, "webhooks")
+		caB64, _, _ := unstructured.NestedString(hooks[0].(map[string]any), "clientConfig", "caBundle")
+		secret := get(t, objs, "Secret/"+c.fullname()+"-webhook-cert")
+		tlsB64, _, _ := unstructured.NestedString(secret.Object, "data", "tls.crt")
+		roots := x509.NewCertPool()
+		if !roots.AppendCertsFromPEM(b64(t, caB64)) {
+			t.Fatal("caBundle holds no certificate")
+		}
+		block, _ := pem.Decode(b64(t, tlsB64))
+		if block == nil {
+			t.Fatal("tls.crt holds no PEM")
+		}
+		cert, err := x509.ParseCertificate(block.Bytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cert.Verify(x509.VerifyOptions{Roots: roots, DNSName: c.fullname() + "-webhook." + c.namespace + ".svc"}); err != nil {
+			t.Errorf("serving certificate does not verify for the webhook Service: %v", err)
+		}
+	})
+}
+
+// With webhook.url the API server calls the operator at that URL (an
+// operator run outside the cluster), and the certificate names its host.
+func TestChartWebhookURL(t *testing.T) {
+	eachChart(t, func(t *testing.T, c chart) {
+		objs := render(t, c, "--set", "webhook.url=https://127.0.0.1:9443/")
+		var caB64 string
+		for _, kind := range []string{"MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"} {
+			hooks, _, _ := unstructured.NestedSlice(get(t, objs, kind+"/"+c.fullname()).Object, "webhooks")
+			if len(hooks) != len(c.resources) {
+				t.Fatalf("%s has %d webhooks, want one per kind %v", kind, len(hooks), c.resources)
+			}
+			for _, h := range hooks {
+				cc := h.(map[string]any)["clientConfig"].(map[string]any)
+				url, _ := cc["url"].(string)
+				if !regexp.MustCompile(`^https://127\.0\.0\.1:9443/(mutate|validate)-[a-z]+-openstack-c5c3-io-v1alpha1-[a-z]+$`).MatchString(url) {
+					t.Errorf("%s url = %q", kind, url)
+				}
+				if _, ok := cc["service"]; ok {
+					t.Errorf("%s names the Service as well as the URL", kind)
+				}
+				caB64, _ = cc["caBundle"].(string)
+			}
+		}
+		tlsB64, _, _ := unstructured.NestedString(get(t, objs, "Secret/"+c.fullname()+"-webhook-cert").Object, "data", "tls.crt")
+		roots := x509.NewCertPool()
+		if !roots.AppendCertsFromPEM(b64(t, caB64)) {
+			t.Fatal("caBundle holds no certificate")
+		}
+		block, _ := pem.Decode(b64(t, tlsB64))
+		cert, err := x509.ParseCertificate(block.Bytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cert.Verify(x509.VerifyOptions{Roots: roots, DNSName: "127.0.0.1"}); err != nil {
+			t.Errorf("serving certificate does not verify for the URL's host: %v", err)
+		}
+	})
+}
+
+func TestChartCertManagerAndOptionalObjects(t *testing.T) {
+	eachChart(t, func(t *testing.T, c chart) {
+		objs := render(t, c, "--set", "webhook.certManager.enabled=true", "--set", "metrics.serviceMonitor.enabled=true",
+			"--set", "networkPolicy.enabled=true", "--set", "podDisruptionBudget.enabled=true")
+		get(t, objs, "Certificate/"+c.fullname()+"-webhook")
+		get(t, objs, "Issuer/"+c.fullname()+"-webhook-selfsigned")
+		get(t, objs, "ServiceMonitor/"+c.fullname())
+		get(t, objs, "NetworkPolicy/"+c.fullname())
+		get(t, objs, "PodDisruptionBudget/"+c.fullname())
+		if _, ok := objs["Secret/"+c.fullname()+"-webhook-cert"]; ok {
+			t.Errorf("chart-generated certificate rendered although cert-manager issues it")
+		}
+		mut := get(t, objs, "MutatingWebhookConfiguration/"+c.fullname())
+		if mut.GetAnnotations()["cert-manager.io/inject-ca-from"] != c.namespace+"/"+c.fullname()+"-webhook" {
+			t.Errorf("inject-ca-from = %q", mut.GetAnnotations()["cert-manager.io/inject-ca-from"])
+		}
+	})
+}
+
+func TestChartSchemaRejectsBadValues(t *testing.T) {
+	eachChart(t, func(t *testing.T, c chart) {
+		cases := map[string][]string{
+			"negative replicas":     {"--set", "replicaCount=-1"},
+			"unknown failurePolicy": {"--set", "webhook.failurePolicy=Sometimes"},
+			"bad duration":          {"--set", "operator.syncPeriod=soon"},
+			"unknown key":           {"--set", "operator.frobnicate=true"},
+			"port out of range":     {"--set", "metrics.port=70000"},
+			"bad digest":            {"--set", "image.digest=latest"},
+			"zero reconciles":       {"--set", "operator.maxConcurrentReconciles=0"},
+			"bad cluster domain":    {"--set", "operator.clusterDomain=Cluster_Local"},
+			"probe flag not a bool": {"--set-string", "operator.probeViaAPIServer=yes"},
+			"plain-http webhook":    {"--set", "webhook.url=http://127.0.0.1:9443"},
+			"webhook url with path": {"--set", "webhook.url=https://127.0.0.1:9443/hooks"},
+		}
+		for name, args := range cases {
+			t.Run(name, func(t *testing.T) {
+				_, err := helm(t, append([]string{"template", c.release, "charts/" + c.name, "--kube-version", kubeVersion}, args...)...)
+				if err == nil || !strings.Contains(err.Error(), "values don't meet the specifications of the schema") {
+					t.Errorf("err = %v, want a schema violation", err)
+				}
+			})
+		}
+	})
+}
+
+// hookField lists field of each webhook of a webhook configuration.
+func hookField(o *unstructured.Unstructured, field string) []any {
+	hooks, _, _ := unstructured.NestedSlice(o.Object, "webhooks")
+	var out []any
+	for _, h := range hooks {
+		out = append(out, h.(map[string]any)[field])
+	}
+	return out
+}
+
+func webhookPaths(o *unstructured.Unstructured) []string {
+	hooks, _, _ := unstructured.NestedSlice(o.Object, "webhooks")
+	var out []string
+	for _, h := range hooks {
+		p, _, _ := unstructured.NestedString(h.(map[string]any), "clientConfig", "service", "path")
+		out = append(out, p)
+	}
+	return out
+}
+
+func toStrings(v any) []string {
+	var out []string
+	for _, s := range v.([]any) {
+		out = append(out, s.(string))
+	}
+	return out
+}
+
+func toYAML(t *testing.T, v any) string {
+	t.Helper()
+	b, err := yaml.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// normalize round-trips through YAML so both sides have the same types.
+func normalize(t *testing.T, v any) any {
+	t.Helper()
+	var out any
+	if err := yaml.Unmarshal([]byte(toYAML(t, v)), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func b64(t *testing.T, s string) []byte {
+	t.Helper()
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
