@@ -1,18 +1,21 @@
-// Package docs renders the CRD field reference from the generated CRD, so the
-// reference says exactly what the schema enforces; its test keeps the
-// committed Markdown and the reason tables in step with the code.
-package docs
+// Package docscheck keeps every operator's docs in step with its code: it
+// renders the CRD field reference from the generated CRDs (so the reference
+// says exactly what the schema enforces) and checks the guide's reason,
+// event and flag tables, the troubleshooting sections, the pipeline diagram
+// and the links. An operator's docs test is a Suite literal and Run.
+package docscheck
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 
 	"sigs.k8s.io/yaml"
 )
 
-// Opaque are fields of Kubernetes types documented upstream; the reference
-// names them and does not descend.
+// Opaque are fields of Kubernetes types documented upstream, in the shared
+// part of every service's spec; the reference names them and does not descend.
 var Opaque = map[string]string{
 	"spec.deployment.resources":                      "core/v1 ResourceRequirements",
 	"spec.deployment.strategy":                       "apps/v1 DeploymentStrategy",
@@ -29,8 +32,11 @@ type Row struct {
 	Required                                     bool
 }
 
-// Rows walks the openAPIV3Schema of the CRD's first version.
-func Rows(crdYAML []byte) ([]Row, error) {
+// Rows walks the openAPIV3Schema of the CRD's first version; opaque adds
+// the kind's own fields of upstream types to Opaque.
+func Rows(crdYAML []byte, opaque map[string]string) ([]Row, error) {
+	w := walker{opaque: maps.Clone(Opaque)}
+	maps.Copy(w.opaque, opaque)
 	var crd map[string]any
 	if err := yaml.Unmarshal(crdYAML, &crd); err != nil {
 		return nil, fmt.Errorf("parsing CRD: %w", err)
@@ -47,16 +53,25 @@ func Rows(crdYAML []byte) ([]Row, error) {
 		if !ok {
 			return nil, fmt.Errorf("schema has no %s", top)
 		}
-		walk(top, s, false, &rows)
+		w.walk(top, s, false, &rows)
 	}
 	return rows, nil
 }
 
-func walk(path string, s map[string]any, required bool, rows *[]Row) {
+type walker struct{ opaque map[string]string }
+
+func (w walker) walk(path string, s map[string]any, required bool, rows *[]Row) {
 	typ, _ := s["type"].(string)
+	if s["x-kubernetes-int-or-string"] == true {
+		typ = "integer or string"
+	}
+	if str(s["pattern"]) == quantityPattern {
+		// resource.Quantity: its pattern tells a reader less than its name.
+		typ = "quantity"
+	}
 	row := Row{Path: path, Type: typ, Required: required, Description: oneLine(str(s["description"])),
 		Default: def(s["default"]), Validation: validation(s)}
-	if kind, ok := Opaque[path]; ok {
+	if kind, ok := w.opaque[path]; ok {
 		row.Type = kind
 		*rows = append(*rows, row)
 		return
@@ -66,7 +81,7 @@ func walk(path string, s map[string]any, required bool, rows *[]Row) {
 		row.Type = "[]" + str(items["type"])
 		*rows = append(*rows, row)
 		if items["type"] == "object" {
-			walkProps(path+"[]", items, rows)
+			w.walkProps(path+"[]", items, rows)
 		}
 		return
 	}
@@ -77,11 +92,11 @@ func walk(path string, s map[string]any, required bool, rows *[]Row) {
 	}
 	*rows = append(*rows, row)
 	if typ == "object" {
-		walkProps(path, s, rows)
+		w.walkProps(path, s, rows)
 	}
 }
 
-func walkProps(path string, s map[string]any, rows *[]Row) {
+func (w walker) walkProps(path string, s map[string]any, rows *[]Row) {
 	props, _ := s["properties"].(map[string]any)
 	req := map[string]bool{}
 	for _, r := range asSlice(s["required"]) {
@@ -93,7 +108,7 @@ func walkProps(path string, s map[string]any, rows *[]Row) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		walk(path+"."+n, props[n].(map[string]any), req[n], rows)
+		w.walk(path+"."+n, props[n].(map[string]any), req[n], rows)
 	}
 }
 
@@ -104,9 +119,12 @@ func mapValue(add map[string]any) string {
 	return str(add["type"])
 }
 
+// quantityPattern is the schema pattern of a resource.Quantity.
+const quantityPattern = `^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$`
+
 func validation(s map[string]any) string {
 	var parts []string
-	if p := str(s["pattern"]); p != "" {
+	if p := str(s["pattern"]); p != "" && p != quantityPattern {
 		parts = append(parts, "pattern `"+p+"`")
 	}
 	if e := asSlice(s["enum"]); len(e) > 0 {
@@ -129,21 +147,37 @@ func validation(s map[string]any) string {
 	return strings.Join(parts, "; ")
 }
 
-// Markdown renders the rows as the reference page.
-func Markdown(kind string, rows []Row) string {
+// Section is one kind's part of a reference page.
+type Section struct {
+	Kind string
+	Rows []Row
+}
+
+// Markdown renders the reference page of an operator's kinds: title is the
+// service's name; with more than one kind each has its own heading.
+func Markdown(title string, sections ...Section) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s CRD reference\n\n", kind)
+	fmt.Fprintf(&b, "# %s CRD reference\n\n", title)
 	b.WriteString("Generated from the CRD (`go test ./internal/docs -update` in the operator module); do not edit.\n")
-	b.WriteString("Validation lists what the API server enforces from the schema; the admission webhook adds the rules in the operator docs.\n\n")
-	b.WriteString("| Field | Type | Required | Default | Validation | Description |\n|---|---|---|---|---|---|\n")
+	b.WriteString("Validation lists what the API server enforces from the schema; the admission webhook adds the rules in the operator docs.\n")
+	for _, sec := range sections {
+		if len(sections) > 1 {
+			fmt.Fprintf(&b, "\n## %s\n", sec.Kind)
+		}
+		table(&b, sec.Rows)
+	}
+	return b.String()
+}
+
+func table(b *strings.Builder, rows []Row) {
+	b.WriteString("\n| Field | Type | Required | Default | Validation | Description |\n|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		req := ""
 		if r.Required {
 			req = "yes"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", r.Path, cell(r.Type), req, cell(r.Default), cell(r.Validation), cell(r.Description))
+		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s | %s |\n", r.Path, cell(r.Type), req, cell(r.Default), cell(r.Validation), cell(r.Description))
 	}
-	return b.String()
 }
 
 func cell(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
