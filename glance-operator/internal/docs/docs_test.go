@@ -1,0 +1,35 @@
+// Package docs keeps docs/glance in step with the operator's code (see
+// common/docscheck): the generated CRD reference of both kinds, the reason,
+// event and flag tables, the troubleshooting sections, the pipeline diagram
+// and the links.
+package docs
+
+import (
+	"flag"
+	"testing"
+
+	"github.com/c5c3/openstack-operators/common/docscheck"
+	cmanager "github.com/c5c3/openstack-operators/common/manager"
+	"github.com/c5c3/openstack-operators/glance-operator/internal/controller"
+	"github.com/c5c3/openstack-operators/glance-operator/internal/manager"
+)
+
+var update = flag.Bool("update", false, "rewrite docs/glance/crd-reference.md and the guide's pipeline diagram")
+
+func TestDocs(t *testing.T) {
+	docscheck.Suite{
+		Root:    "../../..",
+		Service: "glance", Title: "Glance",
+		CRDs: []docscheck.CRD{
+			{Kind: "Glance", File: "glance-operator/config/crd/glance.openstack.c5c3.io_glances.yaml", MinFields: 80},
+			{Kind: "GlanceBackend", File: "glance-operator/config/crd/glance.openstack.c5c3.io_glancebackends.yaml", MinFields: 10},
+		},
+		// The shared reasons, the release gate's, the upgrade flow's, the operator's API.
+		ReasonDirs: []string{"common/conditions", "common/release", "common/upgrade", "glance-operator/api/v1alpha1"},
+		EventDirs:  []string{"glance-operator/internal/controller", "common/service", "common/finalize", "common/upgrade"},
+		BindFlags:  func(fs *flag.FlagSet) { cmanager.BindFlags(fs, manager.Operator.Profile, manager.Operator.Group) },
+		Pipeline:   controller.Table,
+		MinReasons: 40,
+		Update:     *update,
+	}.Run(t)
+}
