@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the conformance and e2e suites start as real
 # servers (MariaDB, memcached, Keystone, Placement under uwsgi) without
-# letting any maintainer script start a daemon or touch a database.
+# letting any maintainer script start a daemon or touch a database:
+# MariaDB, memcached, Keystone, Placement under uwsgi, and Glance (glance-api
+# for the eventlet launch mode, glance-manage, the cache tools; boto3 for its
+# S3 store).
 # Idempotent: does nothing when every command is already there.
 set -euo pipefail
 
-packages=(mariadb-server memcached python3-placement python3-keystone uwsgi-core uwsgi-plugin-python3 python3-pymysql)
+packages=(mariadb-server memcached python3-placement python3-keystone uwsgi-core uwsgi-plugin-python3 python3-pymysql
+  glance-api glance-common python3-glance python3-boto3)
 have() {
   for f in /usr/sbin/mariadbd /usr/bin/mariadb-install-db /usr/bin/memcached /usr/bin/placement-api \
     /usr/bin/placement-manage /usr/bin/keystone-manage /usr/bin/keystone-wsgi-public /usr/bin/uwsgi \
-    /usr/lib/uwsgi/plugins/python3_plugin.so /usr/lib/uwsgi/plugins/http_plugin.so; do
+    /usr/lib/uwsgi/plugins/python3_plugin.so /usr/lib/uwsgi/plugins/http_plugin.so \
+    /usr/bin/glance-api /usr/bin/glance-manage /usr/bin/glance-cache-pruner /usr/bin/glance-cache-cleaner; do
     [ -e "$f" ] || return 1
   done
-  /usr/bin/python3 -c 'import pymysql' 2>/dev/null
+  /usr/bin/python3 -c 'import pymysql, boto3' 2>/dev/null
 }
 have && exit 0
 
@@ -36,6 +41,10 @@ keystone keystone/create-admin-tenant boolean false
 keystone keystone/register-endpoint boolean false
 placement-common placement/configure_db boolean false
 placement-common placement/configure_ksat boolean false
+glance-common glance/configure_db boolean false
+glance-common glance/configure_rabbit boolean false
+glance-common glance/configure_ksat boolean false
+glance-api glance/configure_ksat boolean false
 SEL
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends \

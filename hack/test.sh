@@ -9,8 +9,8 @@ export GOFLAGS=${GOFLAGS:--buildvcs=false}
 
 # Everything the suites start: envtest (etcd, kube-apiserver), the e2e
 # control plane (hack/cluster.sh), helm for the chart tests and installs,
-# the real ESO controller the e2e suite runs.
-hack/tools.sh etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok kwokctl controller-gen golangci-lint helm external-secrets
+# the real ESO controller the e2e suite runs, the S3 server Glance stores in.
+hack/tools.sh etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok kwokctl controller-gen golangci-lint helm external-secrets versitygw
 hack/debian.sh # the real servers the conformance suite starts
 KUBEBUILDER_ASSETS=$(hack/tools.sh --envtest-assets)
 export KUBEBUILDER_ASSETS

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the pinned toolchain from the Go module proxy into a cache outside the
 # work tree (shared by every clone on the machine), skipping what is there.
-#   hack/tools.sh [kube-apiserver|kube-controller-manager|kube-scheduler|kubectl|etcd|controller-gen|kwok|kwokctl|helm|golangci-lint|external-secrets ...]
+#   hack/tools.sh [kube-apiserver|kube-controller-manager|kube-scheduler|kubectl|etcd|controller-gen|kwok|kwokctl|helm|golangci-lint|external-secrets|versitygw ...]
 # With no argument it builds what the test tiers need. Prints nothing but progress on stderr.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -91,6 +91,7 @@ path() {
     helm) echo "$TOOLS_DIR/bin/helm-$HELM_VERSION/helm" ;;
     golangci-lint) echo "$TOOLS_DIR/bin/golangci-lint-$GOLANGCI_LINT_VERSION/golangci-lint" ;;
     external-secrets) echo "$TOOLS_DIR/bin/external-secrets-$ESO_VERSION/external-secrets" ;;
+    versitygw) echo "$TOOLS_DIR/bin/versitygw-$VERSITYGW_VERSION/versitygw" ;;
     *) log "unknown tool $1"; return 2 ;;
   esac
 }
@@ -105,6 +106,8 @@ build() {
     helm) go_install helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION" ;;
     golangci-lint) go_install golangci-lint github.com/golangci/golangci-lint/v2/cmd/golangci-lint "$GOLANGCI_LINT_VERSION" ;;
     external-secrets) build_eso ;;
+    # A real S3 server (S3 over a directory) for Glance's S3 stores.
+    versitygw) go_install versitygw github.com/versity/versitygw/cmd/versitygw "$VERSITYGW_VERSION" ;;
     *) log "unknown tool $1"; return 2 ;;
   esac
 }

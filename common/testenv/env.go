@@ -76,6 +76,15 @@ func Assets() (string, error) {
 	return hack("tools.sh", "--envtest-assets")
 }
 
+// Tool returns the path of a pinned tool, building it with hack/tools.sh
+// first when it is not in the cache yet.
+func Tool(name string) (string, error) {
+	if _, err := hack("tools.sh", name); err != nil {
+		return "", err
+	}
+	return hack("tools.sh", "--path", name)
+}
+
 // ThirdPartyCRDs lists the real CRD files of ESO, mariadb-operator and,
 // optionally, Gateway API.
 func ThirdPartyCRDs(withGateway bool) ([]string, error) {
