@@ -120,6 +120,9 @@ func New[R any](ctx context.Context, cfg *rest.Config, o *Options, op Operator[R
 	if o.ProbeURLAnnotation {
 		base.ProbeURL = annotatedProbeURL(base.ProbeURL)
 	}
+	if o.ProbeURL != nil {
+		base.ProbeURL = o.ProbeURL
+	}
 	r, err := op.Setup(ctx, mgr, base, o)
 	if err != nil {
 		return nil, none, err

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/validation"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/probe"
 	"github.com/c5c3/openstack-operators/common/service"
@@ -42,6 +43,10 @@ type Options struct {
 	ProbeURLAnnotation bool
 	// AbandonGrace is how long deletion waits for an unreachable target cluster.
 	AbandonGrace time.Duration
+	// ProbeURL, not a flag, replaces the URL the API health probe hits, for
+	// a program that builds the manager in its own process next to an API
+	// it started (the e2e suites and the benchmark harness).
+	ProbeURL func(cr client.Object, inCluster string) string
 }
 
 // BindFlags registers the flags with their defaults; p names the operator's

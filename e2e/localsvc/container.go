@@ -164,7 +164,7 @@ func (ct *Container) MountPoints() (func(), error) {
 	}
 	for _, m := range ct.Mounts {
 		missing := []string{}
-		for p := m.Target; p != "/"; p = filepath.Dir(p) {
+		for p := filepath.Clean(m.Target); p != "/"; p = filepath.Dir(p) {
 			if _, err := os.Stat(p); err == nil {
 				break
 			}

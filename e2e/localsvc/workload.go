@@ -70,3 +70,17 @@ const RunTimeout = 3 * time.Minute
 func PreparePod(ctx context.Context, c client.Reader, pod *corev1.Pod, name string) (*Prepared, error) {
 	return prepare(ctx, c, pod.Namespace, &pod.Spec, name, pod.Name)
 }
+
+// Provide mounts source, a directory of this machine, read-only at target:
+// a file tree the image ships at a path where Debian does not install it
+// (each suite names the ones it provides, e.g. Glance's metadefs).
+func (p *Prepared) Provide(source, target string) error {
+	undo, err := (&Container{Mounts: []Mount{{Target: target}}}).MountPoints()
+	if err != nil {
+		return err
+	}
+	p.Mounts = append(p.Mounts, Mount{Source: source, Target: target, ReadOnly: true})
+	prev := p.release
+	p.release = func() { undo(); prev() }
+	return nil
+}

@@ -25,14 +25,9 @@ var MetricsPrefix = manager.Operator.MetricsPrefix()
 // replaces the in-cluster URL the API health probe hits, for a caller that
 // answers the probe with a stand-in.
 func New(ctx context.Context, cfg *rest.Config, o *Options, probeURL func(cr client.Object, inCluster string) string) (ctrl.Manager, error) {
-	mgr, r, err := manager.New(ctx, cfg, o)
-	if err != nil {
-		return nil, err
-	}
-	if probeURL != nil {
-		r.ProbeURL = probeURL
-	}
-	return mgr, nil
+	o.ProbeURL = probeURL
+	mgr, _, err := manager.New(ctx, cfg, o)
+	return mgr, err
 }
 
 // Default applies the defaults the mutating webhook would, for a caller that

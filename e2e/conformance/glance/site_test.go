@@ -1,0 +1,155 @@
+package glance_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/e2e/conformance/harness"
+	"github.com/c5c3/openstack-operators/e2e/localsvc"
+	"github.com/c5c3/openstack-operators/e2e/poll"
+	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
+	"github.com/c5c3/openstack-operators/glance-operator/inprocess"
+)
+
+// metadefs maps the metadata definitions Debian ships to where the
+// operator's db-sync Job reads them in the image (the one tree the suite
+// provides; see docs/glance/conformance.md).
+var metadefs = map[string]string{"/usr/share/glance-common/metadefs": "/var/lib/openstack/etc/glance/metadefs"}
+
+// site is one Glance CR with its own namespace, schema, database user and
+// two GlanceBackends on their own buckets of the shared S3 server: "fast"
+// (the default store) and "archive".
+type site struct {
+	t      *testing.T
+	ns     string
+	name   string
+	schema string
+	dbUser string
+	dbPass string
+	// buckets by backend name.
+	buckets map[string]string
+}
+
+// Backend names of every site.
+const (
+	fast    = "fast"
+	archive = "archive"
+)
+
+// newSite provisions the inputs and creates the backends and the CR: the
+// operator's minimal Glance on release, changed by mutate, with the
+// webhook's defaults.
+func newSite(t *testing.T, name, release string, mutate func(*glancev1.Glance)) *site {
+	t.Helper()
+	ctx := t.Context()
+	id := strings.ReplaceAll(name, "-", "_")
+	s := &site{t: t, ns: "cf-" + name, name: "glance", schema: "gl_" + id, dbUser: "gl_" + id, dbPass: "db-pw-" + name,
+		buckets: map[string]string{fast: name + "-fast", archive: name + "-archive"}}
+	poll.Must(t, client.IgnoreAlreadyExists(env.K8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}})))
+	poll.Must(t, env.DB.CreateSchema(s.schema, s.dbUser, s.dbPass))
+	t.Cleanup(func() { _ = env.DB.DropSchema(s.schema, s.dbUser) })
+	for _, b := range s.buckets {
+		poll.Must(t, env.S3.CreateBucket(ctx, b))
+	}
+	for _, sec := range []*corev1.Secret{
+		{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "glance-db"}, StringData: map[string]string{"username": s.dbUser, "password": s.dbPass}},
+		{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "glance-keystone"}, StringData: map[string]string{"password": serviceUserPass}},
+		{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "s3"}, StringData: map[string]string{"access-key-id": env.S3.AccessKey, "secret-access-key": env.S3.SecretKey}},
+	} {
+		poll.Must(t, env.K8s.Create(ctx, sec))
+	}
+	for backend, bucket := range s.buckets {
+		b := &glancev1.GlanceBackend{
+			ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: backend},
+			Spec: glancev1.GlanceBackendSpec{
+				GlanceRef: glancev1.GlanceRef{Name: s.name}, Type: glancev1.BackendS3, IsDefault: backend == fast,
+				S3: &glancev1.S3Spec{Host: env.S3.URL(), Bucket: bucket, Region: env.S3.Region,
+					CredentialsSecretRef: glancev1.CredentialsSecretRef{Name: "s3"}},
+			},
+		}
+		inprocess.DefaultBackend(b)
+		poll.Must(t, env.K8s.Create(ctx, b))
+	}
+	g := &glancev1.Glance{
+		ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name},
+		Spec: glancev1.GlanceSpec{ServiceSpec: shared.ServiceSpec{
+			OpenStackRelease: release,
+			Image:            shared.ImageSpec{Repository: "registry.example.org/openstack/glance", Tag: release},
+			Database: shared.DatabaseSpec{
+				Host: "127.0.0.1", Port: int32(env.DB.Port), Database: s.schema,
+				SecretRef: shared.SecretKeyRef{Name: "glance-db"},
+			},
+			Cache:            shared.CacheSpec{Servers: []string{env.Cache.Addr()}},
+			KeystoneEndpoint: env.Keystone.URL,
+			ServiceUser: shared.ServiceUserSpec{Username: serviceUser, ProjectName: harness.ServiceProject,
+				SecretRef: shared.SecretKeyRef{Name: "glance-keystone", Key: "password"}},
+		}},
+	}
+	if mutate != nil {
+		mutate(g)
+	}
+	inprocess.Default(g)
+	poll.Must(t, env.K8s.Create(ctx, g))
+	return s
+}
+
+func (s *site) key() client.ObjectKey { return client.ObjectKey{Namespace: s.ns, Name: s.name} }
+
+// glance reads the CR.
+func (s *site) glance() *glancev1.Glance {
+	var g glancev1.Glance
+	poll.Must(s.t, env.K8s.Get(s.t.Context(), s.key(), &g))
+	return &g
+}
+
+// syncDatabase runs the real db-sync Job (glance-manage db sync and
+// load_metadefs) and reports it finished.
+func (s *site) syncDatabase() {
+	s.t.Helper()
+	j := env.Job(s.t, client.ObjectKey{Namespace: s.ns, Name: s.name + "-db-sync"})
+	env.CompleteJob(s.t, j, metadefs)
+}
+
+// startAPI runs the API container of the Deployment in its launch mode and
+// waits until /healthcheck answers.
+func (s *site) startAPI() *harness.API {
+	s.t.Helper()
+	d := env.Deployment(s.t, s.key(), "")
+	return env.StartAPI(s.t, d, "glance-api", localsvc.GlanceAPIEventlet.Map, func(a *harness.API) error {
+		return localsvc.WaitHTTP(a.Proc, a.URL+"healthcheck", 200, 2*time.Minute)
+	})
+}
+
+// upToReady walks a new CR to Ready with the real db-sync and API.
+func (s *site) upToReady() *harness.API {
+	s.t.Helper()
+	s.syncDatabase()
+	a := s.startAPI()
+	env.Ready(s.t, s.glance(), s.key(), a)
+	return a
+}
+
+// waitBackend waits until the backend's condition typ has status for its
+// current generation.
+func (s *site) waitBackend(name, typ string, status metav1.ConditionStatus) {
+	s.t.Helper()
+	poll.Until(s.t, harness.WaitLong, func() error {
+		var b glancev1.GlanceBackend
+		if err := env.K8s.Get(s.t.Context(), client.ObjectKey{Namespace: s.ns, Name: name}, &b); err != nil {
+			return err
+		}
+		c := meta.FindStatusCondition(b.Status.Conditions, typ)
+		if c == nil || c.Status != status || c.ObservedGeneration != b.Generation {
+			return fmt.Errorf("backend %s: %s = %v, want %s", name, typ, c, status)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,158 @@
+// Package harness starts what every conformance suite shares: MariaDB,
+// memcached, Keystone with the service's user, optionally the S3 server, a
+// kube-apiserver with the operator's CRDs, and the operator's real manager
+// in the test process with its health probe pointed at the API the test
+// started. A suite's TestMain is one call to Main.
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"go.uber.org/zap/zapcore"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+
+	"github.com/c5c3/openstack-operators/common/api/shared"
+	cmanager "github.com/c5c3/openstack-operators/common/manager"
+	"github.com/c5c3/openstack-operators/common/operator"
+	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/e2e/localsvc"
+)
+
+// The Keystone project and role of every service user.
+const (
+	ServiceProject = "service"
+	ServiceRole    = "service"
+)
+
+// Options describe one suite.
+type Options struct {
+	// ServiceUser and ServicePassword are the Keystone user the service
+	// authenticates as (project ServiceProject, role ServiceRole).
+	ServiceUser, ServicePassword string
+	// S3 starts the S3 server too.
+	S3 bool
+	// CRDDir is the operator's CRD directory, relative to the repository root.
+	CRDDir string
+	// AddToScheme registers the operator's kinds with the test's client.
+	AddToScheme func(*runtime.Scheme) error
+	// Operator builds the operator's manager as its binary does, with the
+	// API health probe sent to probeURL's answer.
+	Operator func(ctx context.Context, cfg *rest.Config, probeURL func(client.Object, string) string) (ctrl.Manager, error)
+}
+
+// Env is what the suite's tests use.
+type Env struct {
+	DB       *localsvc.MariaDB
+	Cache    *localsvc.Memcached
+	Keystone *localsvc.Keystone
+	S3       *localsvc.S3
+	K8s      client.Client
+	// Probes maps CRs to the URL of the API the test started for them.
+	Probes *testenv.ProbeURLs
+}
+
+// Main starts everything, fills env, runs the tests and stops everything;
+// it returns the exit code. A process left running fails the run.
+func Main(m *testing.M, o Options, env *Env) (code int) {
+	defer func() {
+		if left := localsvc.Leftovers(); len(left) > 0 {
+			fmt.Fprintln(os.Stderr, "conformance: processes left running:", left)
+			code = 1
+		}
+	}()
+	ctrl.SetLogger(zap.New(zap.Level(zapcore.ErrorLevel)))
+	var stops []func() error
+	defer func() {
+		for i := len(stops) - 1; i >= 0; i-- {
+			if err := stops[i](); err != nil {
+				fmt.Fprintln(os.Stderr, "conformance tear-down:", err)
+				code = 1
+			}
+		}
+	}()
+	if err := start(o, env, &stops); err != nil {
+		fmt.Fprintln(os.Stderr, "conformance set-up:", err)
+		return 1
+	}
+	return m.Run()
+}
+
+func start(o Options, env *Env, stops *[]func() error) error {
+	var err error
+	if env.DB, err = localsvc.StartMariaDB(); err != nil {
+		return err
+	}
+	*stops = append(*stops, named("mariadb", env.DB.Stop))
+	if env.Cache, err = localsvc.StartMemcached(); err != nil {
+		return err
+	}
+	*stops = append(*stops, named("memcached", env.Cache.Stop))
+	if o.S3 {
+		if env.S3, err = localsvc.StartS3(); err != nil {
+			return err
+		}
+		*stops = append(*stops, named("s3", env.S3.Stop))
+	}
+	if env.Keystone, err = localsvc.StartKeystone(env.DB); err != nil {
+		return err
+	}
+	*stops = append(*stops, named("keystone", env.Keystone.Stop))
+	if err := env.Keystone.ServiceUser(ServiceProject, o.ServiceUser, o.ServicePassword, ServiceRole); err != nil {
+		return err
+	}
+	root, err := testenv.RepoRoot()
+	if err != nil {
+		return err
+	}
+	te, cfg, err := testenv.Start(testenv.Options{CRDPaths: []string{filepath.Join(root, o.CRDDir)}})
+	if err != nil {
+		return err
+	}
+	*stops = append(*stops, named("control plane", te.Stop))
+	if env.K8s, err = client.New(cfg, client.Options{Scheme: operator.NewScheme(o.AddToScheme)}); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	*stops = append(*stops, func() error { cancel(); return nil })
+	env.Probes = &testenv.ProbeURLs{}
+	mgr, err := o.Operator(ctx, cfg, env.Probes.URL)
+	if err != nil {
+		return err
+	}
+	go func() {
+		if err := mgr.Start(ctx); err != nil && !errors.Is(err, context.Canceled) {
+			fmt.Fprintln(os.Stderr, "operator:", err)
+		}
+	}()
+	return testenv.SecretStore(ctx, env.K8s, "", shared.DefaultSecretStoreName, true)
+}
+
+func named(name string, stop func() error) func() error {
+	return func() error {
+		if err := stop(); err != nil {
+			return fmt.Errorf("stopping %s: %w", name, err)
+		}
+		return nil
+	}
+}
+
+// OperatorOptions are the flags a suite's in-process operator runs with:
+// no metrics or health listeners, no leader election, target clusters
+// from c5c3-clusters, the probe sent to probeURL's answer.
+func OperatorOptions(operatorNamespace string, probeURL func(client.Object, string) string) *cmanager.Options {
+	return &cmanager.Options{
+		MetricsAddr: "0", ProbeAddr: "0", SyncPeriod: 10 * time.Minute, ClustersNamespace: "c5c3-clusters",
+		MaxConcurrentReconciles: 2, OperatorNamespace: operatorNamespace, AbandonGrace: time.Minute,
+		ProbeURL: probeURL,
+	}
+}

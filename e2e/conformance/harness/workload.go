@@ -1,0 +1,155 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/conditions"
+	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/e2e/localsvc"
+	"github.com/c5c3/openstack-operators/e2e/poll"
+)
+
+// WaitLong bounds a wait on the operator: a pass, a Job, a rollout.
+const WaitLong = 3 * time.Minute
+
+// Service is a CR of one of our operators.
+type Service interface {
+	client.Object
+	ServiceStatus() *shared.ServiceStatus
+}
+
+// WaitCondition waits until cr's condition typ has status for its current
+// generation and returns it.
+func (e *Env) WaitCondition(t *testing.T, cr Service, typ string, status metav1.ConditionStatus) *metav1.Condition {
+	t.Helper()
+	var found *metav1.Condition
+	poll.Until(t, WaitLong, func() error {
+		if err := e.K8s.Get(t.Context(), client.ObjectKeyFromObject(cr), cr); err != nil {
+			return err
+		}
+		c := meta.FindStatusCondition(cr.ServiceStatus().Conditions, typ)
+		if c == nil || c.Status != status || c.ObservedGeneration != cr.GetGeneration() {
+			return fmt.Errorf("%s = %v, want %s (generation %d)", typ, c, status, cr.GetGeneration())
+		}
+		found = c
+		return nil
+	})
+	return found
+}
+
+// Job waits for the Job key the operator writes.
+func (e *Env) Job(t *testing.T, key client.ObjectKey) *batchv1.Job {
+	t.Helper()
+	var j batchv1.Job
+	poll.Until(t, WaitLong, func() error { return e.K8s.Get(t.Context(), key, &j) })
+	return &j
+}
+
+// RunJob runs the Job's container for real, as its pod would, with the
+// trees provide maps (machine directory to path in the image) mounted.
+func (e *Env) RunJob(t *testing.T, j *batchv1.Job, provide map[string]string) (int, string, error) {
+	t.Helper()
+	ct, err := localsvc.PrepareJob(t.Context(), e.K8s, j)
+	poll.Must(t, err)
+	defer ct.Release()
+	for source, target := range provide {
+		poll.Must(t, ct.Provide(source, target))
+	}
+	return ct.Run(ct.Dir, localsvc.RunTimeout)
+}
+
+// CompleteJob runs the Job, fails the test unless it succeeds, and
+// reports it finished on the Job as the Job controller would.
+func (e *Env) CompleteJob(t *testing.T, j *batchv1.Job, provide map[string]string) {
+	t.Helper()
+	code, log, err := e.RunJob(t, j, provide)
+	if err != nil || code != 0 {
+		t.Fatalf("Job %s failed (code %d, %v):\n%s", j.Name, code, err, log)
+	}
+	poll.Must(t, testenv.JobFinished(t.Context(), e.K8s, client.ObjectKeyFromObject(j), true))
+}
+
+// Deployment waits for the Deployment key, one whose pod template mounts
+// a config ConfigMap other than notConfigMap when that is set.
+func (e *Env) Deployment(t *testing.T, key client.ObjectKey, notConfigMap string) *appsv1.Deployment {
+	t.Helper()
+	var d appsv1.Deployment
+	poll.Until(t, WaitLong, func() error {
+		if err := e.K8s.Get(t.Context(), key, &d); err != nil {
+			return err
+		}
+		if cm := ConfigMapOf(&d); notConfigMap != "" && cm == notConfigMap {
+			return fmt.Errorf("deployment still mounts ConfigMap %s", cm)
+		}
+		return nil
+	})
+	return &d
+}
+
+// ConfigMapOf names the config ConfigMap a Deployment mounts.
+func ConfigMapOf(d *appsv1.Deployment) string {
+	for _, v := range d.Spec.Template.Spec.Volumes {
+		if v.Name == "config" && v.ConfigMap != nil {
+			return v.ConfigMap.Name
+		}
+	}
+	return ""
+}
+
+// API is a service's API process started from a Deployment's container.
+type API struct {
+	URL       string
+	Container *localsvc.Prepared
+	Proc      *localsvc.Proc
+}
+
+// StartAPI runs container name of d with argv mapped by mapArgv (given the
+// rendered argv, a free loopback port and the container's directory) and
+// waits until ready says it serves. The API is stopped when the test ends.
+func (e *Env) StartAPI(t *testing.T, d *appsv1.Deployment, name string,
+	mapArgv func(argv []string, port int, dir string) ([]string, error), ready func(*API) error,
+) *API {
+	t.Helper()
+	ct, err := localsvc.PrepareDeployment(t.Context(), e.K8s, d, name)
+	poll.Must(t, err)
+	port, err := localsvc.FreePort()
+	poll.Must(t, err)
+	argv, err := mapArgv(ct.Argv, port, ct.Dir)
+	poll.Must(t, err)
+	ct.Argv = argv
+	p, err := ct.Start()
+	poll.Must(t, err)
+	a := &API{URL: "http://127.0.0.1:" + strconv.Itoa(port) + "/", Container: ct, Proc: p}
+	t.Cleanup(a.Stop)
+	if err := ready(a); err != nil {
+		t.Fatalf("%v\n%s", err, p.Log())
+	}
+	return a
+}
+
+// Stop stops the API and removes its files.
+func (a *API) Stop() {
+	_ = a.Proc.Stop(5 * time.Second)
+	a.Container.Release()
+}
+
+// Ready points the operator's probe at a, reports the Deployment key
+// rolled out and waits for the CR's Ready.
+func (e *Env) Ready(t *testing.T, cr Service, key client.ObjectKey, a *API) {
+	t.Helper()
+	e.Probes.Set(cr.GetNamespace(), cr.GetName(), a.URL)
+	t.Cleanup(func() { e.Probes.Set(cr.GetNamespace(), cr.GetName(), "") })
+	poll.Must(t, testenv.DeploymentAvailable(context.Background(), e.K8s, key))
+	e.WaitCondition(t, cr, conditions.TypeReady, metav1.ConditionTrue)
+}
