@@ -59,5 +59,18 @@ func Processes(argv []string) (int, error) {
 // AppReadyLine is what uwsgi logs once per worker that loaded the app.
 const AppReadyLine = "WSGI app 0 (mountpoint='') ready"
 
+// MapWith is Map with the signature of a harness launch (dir unused).
+func (m UWSGIMapping) MapWith(argv []string, port int, _ string) ([]string, error) {
+	return m.Map(argv, port)
+}
+
+// GlanceAPIUWSGI is the mapping of the Glance operator's uWSGI command
+// (2026.1 and later). The WSGI file stays at the image's path: the suite
+// mounts the entry point the image ships (glance-operator/image) there.
+var GlanceAPIUWSGI = UWSGIMapping{Listen: ":9292", WSGIFile: GlanceWSGIFile, LocalWSGIFile: GlanceWSGIFile}
+
+// GlanceWSGIFile is where a Glance image ships glance-operator/image/glance-wsgi-api.
+const GlanceWSGIFile = "/var/lib/openstack/bin/glance-wsgi-api"
+
 // PlacementAPI is the mapping of the Placement operator's API command.
 var PlacementAPI = UWSGIMapping{Listen: ":8778", WSGIFile: "/var/lib/openstack/bin/placement-api", LocalWSGIFile: "/usr/bin/placement-api"}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -81,13 +82,19 @@ func (c imageAPI) image(id string) map[string]any {
 }
 
 // A Glance with two S3 GlanceBackends reaches Ready on the real db-sync and
-// the real glance-api (eventlet, release 2025.2) started from what the
-// operator rendered. With a token, an image's bytes land in the default
+// the real glance-api started from what the operator rendered, in both
+// launch modes: eventlet (2025.2) and uWSGI (2026.1). With a token, an image's bytes land in the default
 // backend's bucket, another's in the second backend's bucket by store
 // header, both download byte-identical, and deleting them removes the
 // objects. Without a token /healthcheck answers and the API refuses.
 func TestImagesLandInTheBackendsBuckets(t *testing.T) {
-	s := newSite(t, "images", "2025.2", nil)
+	for _, release := range []string{"2025.2", "2026.1"} {
+		t.Run(release, func(t *testing.T) { imagesLand(t, release) })
+	}
+}
+
+func imagesLand(t *testing.T, release string) {
+	s := newSite(t, "images-"+strings.ReplaceAll(release, ".", "-"), release, nil)
 	a := s.upToReady()
 	for _, b := range []string{fast, archive} {
 		s.waitBackend(b, glancev1.ConditionConfigProjected, metav1.ConditionTrue)

@@ -2,6 +2,7 @@ package glance_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/e2e/conformance/harness"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
 	"github.com/c5c3/openstack-operators/e2e/poll"
@@ -118,14 +120,36 @@ func (s *site) syncDatabase() {
 	env.CompleteJob(s.t, j, metadefs)
 }
 
-// startAPI runs the API container of the Deployment in its launch mode and
-// waits until /healthcheck answers.
+// startAPI runs the API container of the Deployment in its launch mode
+// (eventlet glance-api below 2026.1, uwsgi with the image's WSGI entry
+// point from 2026.1) and waits until /healthcheck answers.
 func (s *site) startAPI() *harness.API {
 	s.t.Helper()
 	d := env.Deployment(s.t, s.key(), "")
-	return env.StartAPI(s.t, d, "glance-api", localsvc.GlanceAPIEventlet.Map, func(a *harness.API) error {
-		return localsvc.WaitHTTP(a.Proc, a.URL+"healthcheck", 200, 2*time.Minute)
-	})
+	c := d.Spec.Template.Spec.Containers[0]
+	return env.StartAPI(s.t, d, c.Name, s.launch(append(append([]string{}, c.Command...), c.Args...)))
+}
+
+// launch maps the rendered command of either launch mode.
+func (s *site) launch(argv []string) harness.Launch {
+	healthy := func(a *harness.API) error { return localsvc.WaitHTTP(a.Proc, a.URL+"healthcheck", 200, 2*time.Minute) }
+	if len(argv) == 0 || argv[0] != "uwsgi" {
+		return harness.Launch{Map: localsvc.GlanceAPIEventlet.Map, Ready: healthy}
+	}
+	root, err := testenv.RepoRoot()
+	poll.Must(s.t, err)
+	workers, err := localsvc.Processes(argv)
+	poll.Must(s.t, err)
+	return harness.Launch{
+		Map:     localsvc.GlanceAPIUWSGI.MapWith,
+		Provide: map[string]string{filepath.Join(root, "glance-operator", "image"): filepath.Dir(localsvc.GlanceWSGIFile)},
+		Ready: func(a *harness.API) error {
+			if err := a.Proc.WaitLog(localsvc.AppReadyLine, workers, 2*time.Minute); err != nil {
+				return err
+			}
+			return healthy(a)
+		},
+	}
 }
 
 // upToReady walks a new CR to Ready with the real db-sync and API.

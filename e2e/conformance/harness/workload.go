@@ -114,25 +114,36 @@ type API struct {
 	Proc      *localsvc.Proc
 }
 
-// StartAPI runs container name of d with argv mapped by mapArgv (given the
-// rendered argv, a free loopback port and the container's directory) and
-// waits until ready says it serves. The API is stopped when the test ends.
-func (e *Env) StartAPI(t *testing.T, d *appsv1.Deployment, name string,
-	mapArgv func(argv []string, port int, dir string) ([]string, error), ready func(*API) error,
-) *API {
+// Launch is how a suite runs an API container here.
+type Launch struct {
+	// Map maps the rendered argv (given a free loopback port and the
+	// container's directory), e.g. localsvc.UWSGIMapping.Map.
+	Map func(argv []string, port int, dir string) ([]string, error)
+	// Provide mounts machine directories at paths of the image.
+	Provide map[string]string
+	// Ready waits until the API serves.
+	Ready func(*API) error
+}
+
+// StartAPI runs container name of d as l says and waits until it is
+// ready. The API is stopped when the test ends.
+func (e *Env) StartAPI(t *testing.T, d *appsv1.Deployment, name string, l Launch) *API {
 	t.Helper()
 	ct, err := localsvc.PrepareDeployment(t.Context(), e.K8s, d, name)
 	poll.Must(t, err)
+	for source, target := range l.Provide {
+		poll.Must(t, ct.Provide(source, target))
+	}
 	port, err := localsvc.FreePort()
 	poll.Must(t, err)
-	argv, err := mapArgv(ct.Argv, port, ct.Dir)
+	argv, err := l.Map(ct.Argv, port, ct.Dir)
 	poll.Must(t, err)
 	ct.Argv = argv
 	p, err := ct.Start()
 	poll.Must(t, err)
 	a := &API{URL: "http://127.0.0.1:" + strconv.Itoa(port) + "/", Container: ct, Proc: p}
 	t.Cleanup(a.Stop)
-	if err := ready(a); err != nil {
+	if err := l.Ready(a); err != nil {
 		t.Fatalf("%v\n%s", err, p.Log())
 	}
 	return a

@@ -64,7 +64,9 @@ func (r *BackendReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	}
 	b.Status.ObservedGeneration = b.Generation
 	if !equality.Semantic.DeepEqual(before, b.Status) {
-		if err := r.Client.Status().Update(ctx, &b); err != nil {
+		// A conflict means the pass read from a cache one write behind: the
+		// newer object's event runs it again, so it is not an error to log.
+		if err := r.Client.Status().Update(ctx, &b); err != nil && !apierrors.IsConflict(err) {
 			return ctrl.Result{}, fmt.Errorf("updating GlanceBackend status: %w", err)
 		}
 	}
