@@ -57,8 +57,9 @@ func (e *Env) Job(t *testing.T, key client.ObjectKey) *batchv1.Job {
 }
 
 // RunJob runs the Job's container for real, as its pod would, with the
-// trees provide maps (machine directory to path in the image) mounted.
-func (e *Env) RunJob(t *testing.T, j *batchv1.Job, provide map[string]string) (int, string, error) {
+// trees provide maps (machine directory to path in the image) mounted, for
+// at most timeout.
+func (e *Env) RunJob(t *testing.T, j *batchv1.Job, provide map[string]string, timeout time.Duration) (int, string, error) {
 	t.Helper()
 	ct, err := localsvc.PrepareJob(t.Context(), e.K8s, j)
 	poll.Must(t, err)
@@ -66,14 +67,14 @@ func (e *Env) RunJob(t *testing.T, j *batchv1.Job, provide map[string]string) (i
 	for source, target := range provide {
 		poll.Must(t, ct.Provide(source, target))
 	}
-	return ct.Run(ct.Dir, localsvc.RunTimeout)
+	return ct.Run(ct.Dir, timeout)
 }
 
 // CompleteJob runs the Job, fails the test unless it succeeds, and
 // reports it finished on the Job as the Job controller would.
 func (e *Env) CompleteJob(t *testing.T, j *batchv1.Job, provide map[string]string) {
 	t.Helper()
-	code, log, err := e.RunJob(t, j, provide)
+	code, log, err := e.RunJob(t, j, provide, localsvc.RunTimeout)
 	if err != nil || code != 0 {
 		t.Fatalf("Job %s failed (code %d, %v):\n%s", j.Name, code, err, log)
 	}

@@ -40,7 +40,7 @@ func TestReleasesReachReady(t *testing.T) {
 			if status, body := call(t, http.MethodGet, a.URL+"resource_providers", "", nil); status != http.StatusUnauthorized {
 				t.Fatalf("GET /resource_providers without a token = %d %s, want 401", status, body)
 			}
-			token, err := keystone.AdminToken()
+			token, err := env.Keystone.AdminToken()
 			poll.Must(t, err)
 			uuid := createProvider(t, a, token, "rp-"+release)
 			inv := map[string]any{"resource_provider_generation": 0, "inventories": map[string]any{

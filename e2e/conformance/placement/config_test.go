@@ -45,7 +45,7 @@ func TestConfigChangeReachesServiceOnRestart(t *testing.T) {
 	after := s.deployment(oldCM)
 	newCM := configMapOf(after)
 	var cm corev1.ConfigMap
-	poll.Must(t, k8s.Get(t.Context(), client.ObjectKey{Namespace: s.ns, Name: newCM}, &cm))
+	poll.Must(t, env.K8s.Get(t.Context(), client.ObjectKey{Namespace: s.ns, Name: newCM}, &cm))
 	if !strings.Contains(cm.Data["placement.conf"], logMarker) {
 		t.Fatalf("new ConfigMap %s lacks the option:\n%s", newCM, cm.Data["placement.conf"])
 	}
@@ -102,7 +102,7 @@ func TestPolicyOverrides(t *testing.T) {
 		p.Spec.PolicyOverrides = &shared.PolicyOverrides{Rules: map[string]string{"placement:resource_providers:list": "!"}}
 	})
 	a := s.upToReady()
-	token, err := keystone.AdminToken()
+	token, err := env.Keystone.AdminToken()
 	poll.Must(t, err)
 	createProvider(t, a, token, "rp-policy")
 	if status, body := call(t, http.MethodGet, a.URL+"resource_providers", token, nil); status != http.StatusForbidden {
@@ -113,7 +113,7 @@ func TestPolicyOverrides(t *testing.T) {
 // request sends one authenticated request, so the service logs.
 func request(t *testing.T, a *api) {
 	t.Helper()
-	token, err := keystone.AdminToken()
+	token, err := env.Keystone.AdminToken()
 	poll.Must(t, err)
 	if status, body := call(t, http.MethodGet, a.URL+"resource_providers", token, nil); status != http.StatusOK {
 		t.Fatalf("GET /resource_providers = %d %s", status, body)

@@ -25,7 +25,7 @@ func TestDBSyncIsIdempotent(t *testing.T) {
 			t.Fatalf("db-sync on the %s: code %d, %v\n%s", run, code, err, log)
 		}
 	}
-	tables, err := db.Query("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '" + s.schema + "'")
+	tables, err := env.DB.Query("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '" + s.schema + "'")
 	poll.Must(t, err)
 	if tables == "0" {
 		t.Fatal("db-sync succeeded but created no table")
@@ -37,7 +37,7 @@ func TestDBSyncIsIdempotent(t *testing.T) {
 func TestDBSyncFailsOnWrongPassword(t *testing.T) {
 	s := newSite(t, "dbsync-badpw", "2025.2", nil)
 	j := s.job()
-	_, err := db.Query(fmt.Sprintf("ALTER USER '%s'@'127.0.0.1' IDENTIFIED BY 'not-what-the-secret-says'", s.dbUser))
+	_, err := env.DB.Query(fmt.Sprintf("ALTER USER '%s'@'127.0.0.1' IDENTIFIED BY 'not-what-the-secret-says'", s.dbUser))
 	poll.Must(t, err)
 	code, log, err := s.runJob(j, localsvc.RunTimeout)
 	if err != nil {
@@ -123,7 +123,7 @@ func corruptAfterMigrations(t *testing.T, schema, sql string) string {
 case "$*" in *online_data_migrations*)
   exec mariadb --no-defaults -S %q -u root %q -e %q ;;
 esac
-`, db.Socket, schema, sql)
+`, env.DB.Socket, schema, sql)
 	poll.Must(t, os.WriteFile(filepath.Join(dir, "placement-manage"), []byte(script), 0o755))
 	return dir
 }
@@ -131,7 +131,7 @@ esac
 // runJobWith runs the Job with pathFirst put before the system's PATH.
 func (s *site) runJobWith(j *batchv1.Job, pathFirst string) (int, string, error) {
 	s.t.Helper()
-	ct, err := localsvc.PrepareJob(s.ctx, k8s, j)
+	ct, err := localsvc.PrepareJob(s.ctx, env.K8s, j)
 	poll.Must(s.t, err)
 	defer ct.Release()
 	ct.Env = append(ct.Env, "PATH="+pathFirst+":/usr/sbin:/usr/bin:/sbin:/bin")

@@ -24,7 +24,7 @@ func TestTunedUWSGIStopsLikeAPod(t *testing.T) {
 		}}
 	})
 	a := s.upToReady()
-	token, err := keystone.AdminToken()
+	token, err := env.Keystone.AdminToken()
 	poll.Must(t, err)
 
 	// A request whose body is still arriving when the stop begins.

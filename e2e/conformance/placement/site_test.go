@@ -2,8 +2,6 @@ package placement_test
 
 import (
 	"context"
-	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -11,12 +9,11 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
-	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/e2e/conformance/harness"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
@@ -36,15 +33,11 @@ type site struct {
 	dbPass string
 }
 
-const (
-	waitLong = 3 * time.Minute
-)
-
 // newSite provisions the inputs and creates the CR: the operator's minimal
 // Placement on release, changed by mutate, with the webhook's defaults.
 func newSite(t *testing.T, name, release string, mutate func(*placementv1.Placement)) *site {
 	t.Helper()
-	return newSiteOn(t, name, release, db, mutate)
+	return newSiteOn(t, name, release, env.DB, mutate)
 }
 
 // newSiteOn is newSite with the schema on server. The namespace may exist
@@ -54,14 +47,14 @@ func newSiteOn(t *testing.T, name, release string, server *localsvc.MariaDB, mut
 	ctx := t.Context()
 	s := &site{t: t, ctx: ctx, ns: "cf-" + name, name: "placement",
 		schema: "pl_" + strings.ReplaceAll(name, "-", "_"), dbUser: "pl_" + strings.ReplaceAll(name, "-", "_"), dbPass: "db-pw-" + name}
-	poll.Must(t, client.IgnoreAlreadyExists(k8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}})))
+	poll.Must(t, client.IgnoreAlreadyExists(env.K8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}})))
 	poll.Must(t, server.CreateSchema(s.schema, s.dbUser, s.dbPass))
 	t.Cleanup(func() { _ = server.DropSchema(s.schema, s.dbUser) })
 	for _, sec := range []*corev1.Secret{
 		{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "placement-db"}, StringData: map[string]string{"username": s.dbUser, "password": s.dbPass}},
 		{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "placement-keystone"}, StringData: map[string]string{"password": serviceUserPass}},
 	} {
-		poll.Must(t, k8s.Create(ctx, sec))
+		poll.Must(t, env.K8s.Create(ctx, sec))
 	}
 	p := &placementv1.Placement{
 		ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name},
@@ -72,9 +65,9 @@ func newSiteOn(t *testing.T, name, release string, server *localsvc.MariaDB, mut
 				Host: "127.0.0.1", Port: int32(server.Port), Database: s.schema,
 				SecretRef: shared.SecretKeyRef{Name: "placement-db"},
 			},
-			Cache:            shared.CacheSpec{Servers: []string{cache.Addr()}},
-			KeystoneEndpoint: keystone.URL,
-			ServiceUser: shared.ServiceUserSpec{Username: serviceUser, ProjectName: serviceProject,
+			Cache:            shared.CacheSpec{Servers: []string{env.Cache.Addr()}},
+			KeystoneEndpoint: env.Keystone.URL,
+			ServiceUser: shared.ServiceUserSpec{Username: serviceUser, ProjectName: harness.ServiceProject,
 				SecretRef: shared.SecretKeyRef{Name: "placement-keystone", Key: "password"}},
 		}},
 	}
@@ -82,14 +75,14 @@ func newSiteOn(t *testing.T, name, release string, server *localsvc.MariaDB, mut
 		mutate(p)
 	}
 	inprocess.Default(p)
-	poll.Must(t, k8s.Create(ctx, p))
+	poll.Must(t, env.K8s.Create(ctx, p))
 	return s
 }
 
 // placement reads the CR.
 func (s *site) placement() *placementv1.Placement {
 	var p placementv1.Placement
-	poll.Must(s.t, k8s.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: s.name}, &p))
+	poll.Must(s.t, env.K8s.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: s.name}, &p))
 	return &p
 }
 
@@ -97,101 +90,57 @@ func (s *site) placement() *placementv1.Placement {
 func (s *site) update(change func(*placementv1.Placement)) {
 	s.t.Helper()
 	p := s.placement()
-	poll.Update(s.t, k8s, p, 30*time.Second, func() { change(p) })
+	poll.Update(s.t, env.K8s, p, 30*time.Second, func() { change(p) })
 }
 
 // job waits for the db-sync Job the operator writes.
 func (s *site) job() *batchv1.Job {
 	s.t.Helper()
-	var j batchv1.Job
-	poll.Until(s.t, waitLong, func() error {
-		return k8s.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: s.name + "-db-sync"}, &j)
-	})
-	return &j
+	return env.Job(s.t, client.ObjectKey{Namespace: s.ns, Name: s.name + "-db-sync"})
 }
 
 // runJob runs the Job's container for real, as its pod would.
 func (s *site) runJob(j *batchv1.Job, timeout time.Duration) (int, string, error) {
 	s.t.Helper()
-	ct, err := localsvc.PrepareJob(s.ctx, k8s, j)
-	poll.Must(s.t, err)
-	defer ct.Release()
-	return ct.Run(ct.Dir, timeout)
+	return env.RunJob(s.t, j, nil, timeout)
 }
 
 // syncDatabase runs the db-sync Job and reports its outcome on the Job, as
 // the Job controller would.
 func (s *site) syncDatabase() {
 	s.t.Helper()
-	j := s.job()
-	code, log, err := s.runJob(j, localsvc.RunTimeout)
-	if err != nil || code != 0 {
-		s.t.Fatalf("db-sync Job %s failed (code %d, %v):\n%s", j.Name, code, err, log)
-	}
-	poll.Must(s.t, testenv.JobFinished(s.ctx, k8s, client.ObjectKeyFromObject(j), true))
+	env.CompleteJob(s.t, s.job(), nil)
 }
 
 // deployment waits for the API Deployment, optionally one whose pod
-// template differs from the one named by notHash.
+// template mounts a ConfigMap other than notConfigMap.
 func (s *site) deployment(notConfigMap string) *appsv1.Deployment {
 	s.t.Helper()
-	var d appsv1.Deployment
-	poll.Until(s.t, waitLong, func() error {
-		if err := k8s.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: s.name}, &d); err != nil {
-			return err
-		}
-		if cm := configMapOf(&d); cm == notConfigMap {
-			return fmt.Errorf("deployment still mounts ConfigMap %s", cm)
-		}
-		return nil
-	})
-	return &d
+	return env.Deployment(s.t, client.ObjectKey{Namespace: s.ns, Name: s.name}, notConfigMap)
 }
 
 // api is a placement-api started from a Deployment's container.
-type api struct {
-	URL       string
-	Container *localsvc.Prepared
-	Proc      *localsvc.Proc
-}
+type api = harness.API
 
 // startAPI runs the Deployment's container under uwsgi on a loopback port
 // and waits until every worker has loaded the app.
 func (s *site) startAPI(d *appsv1.Deployment) *api {
 	s.t.Helper()
-	ct, err := localsvc.PrepareDeployment(s.ctx, k8s, d, "placement-api")
+	ct := d.Spec.Template.Spec.Containers[0]
+	workers, err := localsvc.Processes(append(append([]string{}, ct.Command...), ct.Args...))
 	poll.Must(s.t, err)
-	port, err := localsvc.FreePort()
-	poll.Must(s.t, err)
-	workers, err := localsvc.Processes(ct.Argv)
-	poll.Must(s.t, err)
-	argv, err := localsvc.PlacementAPI.Map(ct.Argv, port)
-	poll.Must(s.t, err)
-	ct.Argv = argv
-	p, err := ct.Start()
-	poll.Must(s.t, err)
-	a := &api{URL: "http://127.0.0.1:" + strconv.Itoa(port) + "/", Container: ct, Proc: p}
-	s.t.Cleanup(func() { a.stop() })
-	if err := p.WaitLog(localsvc.AppReadyLine, workers, 2*time.Minute); err != nil {
-		s.t.Fatal(err)
-	}
-	return a
-}
-
-func (a *api) stop() {
-	_ = a.Proc.Stop(5 * time.Second)
-	a.Container.Release()
+	return env.StartAPI(s.t, d, "placement-api", harness.Launch{
+		Map:   localsvc.PlacementAPI.MapWith,
+		Ready: func(a *api) error { return a.Proc.WaitLog(localsvc.AppReadyLine, workers, 2*time.Minute) },
+	})
 }
 
 // ready points the operator's probe at a, reports the Deployment rolled
 // out and waits for Ready=True.
 func (s *site) ready(a *api) {
 	s.t.Helper()
-	probes.Set(s.ns, s.name, a.URL)
-	s.t.Cleanup(func() { probes.Set(s.ns, s.name, "") })
-	poll.Must(s.t, testenv.DeploymentAvailable(s.ctx, k8s, client.ObjectKey{Namespace: s.ns, Name: s.name}))
+	env.Ready(s.t, s.placement(), client.ObjectKey{Namespace: s.ns, Name: s.name}, a)
 	s.waitCondition(placementv1.ConditionPlacementAPIReady, metav1.ConditionTrue)
-	s.waitCondition(placementv1.ConditionReady, metav1.ConditionTrue)
 }
 
 // upToReady walks a new CR to Ready with the real db-sync and API.
@@ -205,25 +154,11 @@ func (s *site) upToReady() *api {
 
 func (s *site) waitCondition(typ string, status metav1.ConditionStatus) *metav1.Condition {
 	s.t.Helper()
-	var found *metav1.Condition
-	poll.Until(s.t, waitLong, func() error {
-		p := s.placement()
-		c := meta.FindStatusCondition(p.Status.Conditions, typ)
-		if c == nil || c.Status != status || c.ObservedGeneration != p.Generation {
-			return fmt.Errorf("%s = %v, want %s (generation %d)", typ, c, status, p.Generation)
-		}
-		found = c
-		return nil
-	})
-	return found
+	return env.WaitCondition(s.t, s.placement(), typ, status)
 }
 
 // configMapOf names the config ConfigMap a Deployment mounts.
-func configMapOf(d *appsv1.Deployment) string {
-	for _, v := range d.Spec.Template.Spec.Volumes {
-		if v.Name == "config" && v.ConfigMap != nil {
-			return v.ConfigMap.Name
-		}
-	}
-	return ""
-}
+var configMapOf = harness.ConfigMapOf
+
+// waitLong bounds a wait on the operator.
+const waitLong = harness.WaitLong

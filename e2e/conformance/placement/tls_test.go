@@ -37,12 +37,12 @@ func TestDatabaseTLS(t *testing.T) {
 
 	const name = "db-tls"
 	ns := "cf-" + name
-	poll.Must(t, k8s.Create(t.Context(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}))
+	poll.Must(t, env.K8s.Create(t.Context(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}))
 	for sec, data := range map[string]map[string][]byte{
 		"db-ca":     {"ca.crt": pki.pem["ca.crt"]},
 		"db-client": {"tls.crt": pki.pem["client.crt"], "tls.key": pki.pem["client.key"]},
 	} {
-		poll.Must(t, k8s.Create(t.Context(), &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: sec}, Data: data}))
+		poll.Must(t, env.K8s.Create(t.Context(), &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: sec}, Data: data}))
 	}
 	s := newSiteOn(t, name, "2025.2", server, func(p *placementv1.Placement) {
 		p.Spec.Database.TLS = &shared.DatabaseTLS{Mode: shared.TLSVerifyFull,
@@ -55,7 +55,7 @@ func TestDatabaseTLS(t *testing.T) {
 	}
 
 	a := s.upToReady()
-	token, err := keystone.AdminToken()
+	token, err := env.Keystone.AdminToken()
 	poll.Must(t, err)
 	createProvider(t, a, token, "rp-over-tls")
 	if status, body := call(t, http.MethodGet, a.URL+"resource_providers", token, nil); status != http.StatusOK {
