@@ -88,7 +88,8 @@ func newPlacementManager(ctx context.Context, cfg *rest.Config, o ManagerOptions
 		ClustersNamespace: clustersNamespace, MaxConcurrentReconciles: 2,
 		OperatorNamespace: "placement-system", AbandonGrace: 5 * time.Minute,
 	}
-	return inprocess.New(ctx, cfg, opts, func(client.Object, string) string { return o.ProbeURL })
+	opts.ProbeURL = func(client.Object, string) string { return o.ProbeURL }
+	return inprocess.New(ctx, cfg, opts)
 }
 
 // preparePlacement creates the target-cluster namespace and the default

@@ -91,34 +91,20 @@ func testImage(t *testing.T, op string) {
 // fileContent reads name from the image's layers.
 func fileContent(t *testing.T, img v1.Image, name string) []byte {
 	t.Helper()
-	layers, err := img.Layers()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range layers {
-		rc, err := l.Uncompressed()
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr := tar.NewReader(rc)
-		for {
-			h, err := tr.Next()
+	var content []byte
+	walkFiles(t, img, func(h *tar.Header, r io.Reader) {
+		if h.Name == name {
+			b, err := io.ReadAll(r)
 			if err != nil {
-				break
+				t.Fatal(err)
 			}
-			if h.Name == name {
-				b, err := io.ReadAll(tr)
-				_ = rc.Close()
-				if err != nil {
-					t.Fatal(err)
-				}
-				return b
-			}
+			content = b
 		}
-		_ = rc.Close()
+	})
+	if content == nil {
+		t.Fatalf("no %s in the image", name)
 	}
-	t.Fatalf("no %s in the image", name)
-	return nil
+	return content
 }
 
 func TestRefusesDynamicBinaryAndRoot(t *testing.T) {
@@ -141,11 +127,18 @@ func TestRefusesDynamicBinaryAndRoot(t *testing.T) {
 // imageFiles lists every file of every layer.
 func imageFiles(t *testing.T, img v1.Image) map[string]*tar.Header {
 	t.Helper()
+	files := map[string]*tar.Header{}
+	walkFiles(t, img, func(h *tar.Header, _ io.Reader) { files[h.Name] = h })
+	return files
+}
+
+// walkFiles calls f with every file of every layer and its content.
+func walkFiles(t *testing.T, img v1.Image, f func(*tar.Header, io.Reader)) {
+	t.Helper()
 	layers, err := img.Layers()
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := map[string]*tar.Header{}
 	for _, l := range layers {
 		rc, err := l.Uncompressed()
 		if err != nil {
@@ -160,11 +153,10 @@ func imageFiles(t *testing.T, img v1.Image) map[string]*tar.Header {
 			if err != nil {
 				t.Fatal(err)
 			}
-			files[h.Name] = h
+			f(h, tr)
 		}
 		_ = rc.Close()
 	}
-	return files
 }
 
 func keys(m map[string]*tar.Header) []string {

@@ -8,7 +8,6 @@ import (
 
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/manager"
@@ -21,11 +20,9 @@ type Options = manager.Options
 // MetricsPrefix prefixes the operator's own metric names.
 var MetricsPrefix = manager.Operator.MetricsPrefix()
 
-// New builds the manager exactly as the binary does. probeURL, when not nil,
-// replaces the in-cluster URL the API health probe hits, for a caller that
-// answers the probe with a stand-in.
-func New(ctx context.Context, cfg *rest.Config, o *Options, probeURL func(cr client.Object, inCluster string) string) (ctrl.Manager, error) {
-	o.ProbeURL = probeURL
+// New builds the manager exactly as the binary does; Options.ProbeURL
+// points the API health probe at a stand-in or an API the caller started.
+func New(ctx context.Context, cfg *rest.Config, o *Options) (ctrl.Manager, error) {
 	mgr, _, err := manager.New(ctx, cfg, o)
 	return mgr, err
 }

@@ -3,7 +3,6 @@ package glance_test
 import (
 	"fmt"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -12,7 +11,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/e2e/conformance/harness"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
@@ -26,16 +24,13 @@ import (
 // provides; see docs/glance/conformance.md).
 var metadefs = map[string]string{"/usr/share/glance-common/metadefs": "/var/lib/openstack/etc/glance/metadefs"}
 
-// site is one Glance CR with its own namespace, schema, database user and
-// two GlanceBackends on their own buckets of the shared S3 server: "fast"
-// (the default store) and "archive".
+// site is one Glance CR with its own namespace, schema and database user
+// (harness.Inputs), and two GlanceBackends on their own buckets of the
+// shared S3 server: "fast" (the default store) and "archive".
 type site struct {
-	t      *testing.T
-	ns     string
-	name   string
-	schema string
-	dbUser string
-	dbPass string
+	t    *testing.T
+	ns   string
+	name string
 	// buckets by backend name.
 	buckets map[string]string
 }
@@ -52,22 +47,14 @@ const (
 func newSite(t *testing.T, name, release string, mutate func(*glancev1.Glance)) *site {
 	t.Helper()
 	ctx := t.Context()
-	id := strings.ReplaceAll(name, "-", "_")
-	s := &site{t: t, ns: "cf-" + name, name: "glance", schema: "gl_" + id, dbUser: "gl_" + id, dbPass: "db-pw-" + name,
-		buckets: map[string]string{fast: name + "-fast", archive: name + "-archive"}}
-	poll.Must(t, client.IgnoreAlreadyExists(env.K8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}})))
-	poll.Must(t, env.DB.CreateSchema(s.schema, s.dbUser, s.dbPass))
-	t.Cleanup(func() { _ = env.DB.DropSchema(s.schema, s.dbUser) })
+	in := harness.NewInputs("glance", "gl", name, env.DB)
+	spec := env.Provision(t, in, release)
+	s := &site{t: t, ns: in.Namespace, name: "glance", buckets: map[string]string{fast: name + "-fast", archive: name + "-archive"}}
 	for _, b := range s.buckets {
 		poll.Must(t, env.S3.CreateBucket(ctx, b))
 	}
-	for _, sec := range []*corev1.Secret{
-		{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "glance-db"}, StringData: map[string]string{"username": s.dbUser, "password": s.dbPass}},
-		{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "glance-keystone"}, StringData: map[string]string{"password": serviceUserPass}},
-		{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "s3"}, StringData: map[string]string{"access-key-id": env.S3.AccessKey, "secret-access-key": env.S3.SecretKey}},
-	} {
-		poll.Must(t, env.K8s.Create(ctx, sec))
-	}
+	poll.Must(t, env.K8s.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "s3"},
+		StringData: map[string]string{"access-key-id": env.S3.AccessKey, "secret-access-key": env.S3.SecretKey}}))
 	for backend, bucket := range s.buckets {
 		b := &glancev1.GlanceBackend{
 			ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: backend},
@@ -82,18 +69,7 @@ func newSite(t *testing.T, name, release string, mutate func(*glancev1.Glance)) 
 	}
 	g := &glancev1.Glance{
 		ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name},
-		Spec: glancev1.GlanceSpec{ServiceSpec: shared.ServiceSpec{
-			OpenStackRelease: release,
-			Image:            shared.ImageSpec{Repository: "registry.example.org/openstack/glance", Tag: release},
-			Database: shared.DatabaseSpec{
-				Host: "127.0.0.1", Port: int32(env.DB.Port), Database: s.schema,
-				SecretRef: shared.SecretKeyRef{Name: "glance-db"},
-			},
-			Cache:            shared.CacheSpec{Servers: []string{env.Cache.Addr()}},
-			KeystoneEndpoint: env.Keystone.URL,
-			ServiceUser: shared.ServiceUserSpec{Username: serviceUser, ProjectName: harness.ServiceProject,
-				SecretRef: shared.SecretKeyRef{Name: "glance-keystone", Key: "password"}},
-		}},
+		Spec:       glancev1.GlanceSpec{ServiceSpec: spec},
 	}
 	if mutate != nil {
 		mutate(g)

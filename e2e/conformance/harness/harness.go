@@ -45,9 +45,11 @@ type Options struct {
 	CRDDir string
 	// AddToScheme registers the operator's kinds with the test's client.
 	AddToScheme func(*runtime.Scheme) error
-	// Operator builds the operator's manager as its binary does, with the
-	// API health probe sent to probeURL's answer.
-	Operator func(ctx context.Context, cfg *rest.Config, probeURL func(client.Object, string) string) (ctrl.Manager, error)
+	// OperatorNamespace is the namespace the operator runs in.
+	OperatorNamespace string
+	// New builds the operator's manager as its binary does (the module's
+	// inprocess.New).
+	New func(ctx context.Context, cfg *rest.Config, o *cmanager.Options) (ctrl.Manager, error)
 }
 
 // Env is what the suite's tests use.
@@ -59,6 +61,8 @@ type Env struct {
 	K8s      client.Client
 	// Probes maps CRs to the URL of the API the test started for them.
 	Probes *testenv.ProbeURLs
+
+	serviceUser, servicePassword string
 }
 
 // Main starts everything, fills env, runs the tests and stops everything;
@@ -88,6 +92,7 @@ func Main(m *testing.M, o Options, env *Env) (code int) {
 }
 
 func start(o Options, env *Env, stops *[]func() error) error {
+	env.serviceUser, env.servicePassword = o.ServiceUser, o.ServicePassword
 	var err error
 	if env.DB, err = localsvc.StartMariaDB(); err != nil {
 		return err
@@ -125,7 +130,8 @@ func start(o Options, env *Env, stops *[]func() error) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	*stops = append(*stops, func() error { cancel(); return nil })
 	env.Probes = &testenv.ProbeURLs{}
-	mgr, err := o.Operator(ctx, cfg, env.Probes.URL)
+	// The API health probe goes to the API the test started for the CR.
+	mgr, err := o.New(ctx, cfg, operatorOptions(o.OperatorNamespace, env.Probes.URL))
 	if err != nil {
 		return err
 	}
@@ -146,10 +152,10 @@ func named(name string, stop func() error) func() error {
 	}
 }
 
-// OperatorOptions are the flags a suite's in-process operator runs with:
+// operatorOptions are the flags a suite's in-process operator runs with:
 // no metrics or health listeners, no leader election, target clusters
 // from c5c3-clusters, the probe sent to probeURL's answer.
-func OperatorOptions(operatorNamespace string, probeURL func(client.Object, string) string) *cmanager.Options {
+func operatorOptions(operatorNamespace string, probeURL func(client.Object, string) string) *cmanager.Options {
 	return &cmanager.Options{
 		MetricsAddr: "0", ProbeAddr: "0", SyncPeriod: 10 * time.Minute, ClustersNamespace: "c5c3-clusters",
 		MaxConcurrentReconciles: 2, OperatorNamespace: operatorNamespace, AbandonGrace: time.Minute,

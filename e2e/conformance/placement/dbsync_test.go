@@ -25,7 +25,7 @@ func TestDBSyncIsIdempotent(t *testing.T) {
 			t.Fatalf("db-sync on the %s: code %d, %v\n%s", run, code, err, log)
 		}
 	}
-	tables, err := env.DB.Query("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '" + s.schema + "'")
+	tables, err := env.DB.Query("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '" + s.Schema + "'")
 	poll.Must(t, err)
 	if tables == "0" {
 		t.Fatal("db-sync succeeded but created no table")
@@ -37,7 +37,7 @@ func TestDBSyncIsIdempotent(t *testing.T) {
 func TestDBSyncFailsOnWrongPassword(t *testing.T) {
 	s := newSite(t, "dbsync-badpw", "2025.2", nil)
 	j := s.job()
-	_, err := env.DB.Query(fmt.Sprintf("ALTER USER '%s'@'127.0.0.1' IDENTIFIED BY 'not-what-the-secret-says'", s.dbUser))
+	_, err := env.DB.Query(fmt.Sprintf("ALTER USER '%s'@'127.0.0.1' IDENTIFIED BY 'not-what-the-secret-says'", s.DBUser))
 	poll.Must(t, err)
 	code, log, err := s.runJob(j, localsvc.RunTimeout)
 	if err != nil {
@@ -99,7 +99,7 @@ func TestDBSyncUpgradeCheck(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSite(t, "upgrade-check-"+tc.name, "2025.2", nil)
 			j := s.job()
-			code, log, err := s.runJobWith(j, corruptAfterMigrations(t, s.schema, tc.sql))
+			code, log, err := s.runJobWith(j, corruptAfterMigrations(t, s.Schema, tc.sql))
 			if err != nil {
 				t.Fatal(err)
 			}

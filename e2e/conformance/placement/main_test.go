@@ -1,13 +1,8 @@
 package placement_test
 
 import (
-	"context"
 	"os"
 	"testing"
-
-	"k8s.io/client-go/rest"
-	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/e2e/conformance/harness"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
@@ -28,8 +23,6 @@ func TestMain(m *testing.M) {
 	os.Exit(harness.Main(m, harness.Options{
 		ServiceUser: serviceUser, ServicePassword: serviceUserPass,
 		CRDDir: "placement-operator/config/crd", AddToScheme: placementv1.AddToScheme,
-		Operator: func(ctx context.Context, cfg *rest.Config, probeURL func(client.Object, string) string) (ctrl.Manager, error) {
-			return inprocess.New(ctx, cfg, harness.OperatorOptions("placement-system", probeURL), probeURL)
-		},
+		OperatorNamespace: "placement-system", New: inprocess.New,
 	}, &env))
 }

@@ -2,17 +2,14 @@ package placement_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/e2e/conformance/harness"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
 	"github.com/c5c3/openstack-operators/e2e/poll"
@@ -20,17 +17,14 @@ import (
 	"github.com/c5c3/openstack-operators/placement-operator/inprocess"
 )
 
-// site is one Placement CR with its own namespace, schema and database user
-// on the shared MariaDB (a brownfield database: the CR names host and port,
-// so the DSN the operator writes points at the loopback server unchanged).
+// site is one Placement CR with its own namespace, schema and database
+// user (harness.Inputs).
 type site struct {
-	t      *testing.T
-	ctx    context.Context
-	ns     string
-	name   string
-	schema string
-	dbUser string
-	dbPass string
+	harness.Inputs
+	t    *testing.T
+	ctx  context.Context
+	ns   string
+	name string
 }
 
 // newSite provisions the inputs and creates the CR: the operator's minimal
@@ -44,38 +38,17 @@ func newSite(t *testing.T, name, release string, mutate func(*placementv1.Placem
 // already (a test that puts more inputs into it first).
 func newSiteOn(t *testing.T, name, release string, server *localsvc.MariaDB, mutate func(*placementv1.Placement)) *site {
 	t.Helper()
-	ctx := t.Context()
-	s := &site{t: t, ctx: ctx, ns: "cf-" + name, name: "placement",
-		schema: "pl_" + strings.ReplaceAll(name, "-", "_"), dbUser: "pl_" + strings.ReplaceAll(name, "-", "_"), dbPass: "db-pw-" + name}
-	poll.Must(t, client.IgnoreAlreadyExists(env.K8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}})))
-	poll.Must(t, server.CreateSchema(s.schema, s.dbUser, s.dbPass))
-	t.Cleanup(func() { _ = server.DropSchema(s.schema, s.dbUser) })
-	for _, sec := range []*corev1.Secret{
-		{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "placement-db"}, StringData: map[string]string{"username": s.dbUser, "password": s.dbPass}},
-		{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "placement-keystone"}, StringData: map[string]string{"password": serviceUserPass}},
-	} {
-		poll.Must(t, env.K8s.Create(ctx, sec))
-	}
+	in := harness.NewInputs("placement", "pl", name, server)
+	s := &site{Inputs: in, t: t, ctx: t.Context(), ns: in.Namespace, name: "placement"}
 	p := &placementv1.Placement{
 		ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name},
-		Spec: placementv1.PlacementSpec{ServiceSpec: shared.ServiceSpec{
-			OpenStackRelease: release,
-			Image:            shared.ImageSpec{Repository: "registry.example.org/openstack/placement", Tag: release},
-			Database: shared.DatabaseSpec{
-				Host: "127.0.0.1", Port: int32(server.Port), Database: s.schema,
-				SecretRef: shared.SecretKeyRef{Name: "placement-db"},
-			},
-			Cache:            shared.CacheSpec{Servers: []string{env.Cache.Addr()}},
-			KeystoneEndpoint: env.Keystone.URL,
-			ServiceUser: shared.ServiceUserSpec{Username: serviceUser, ProjectName: harness.ServiceProject,
-				SecretRef: shared.SecretKeyRef{Name: "placement-keystone", Key: "password"}},
-		}},
+		Spec:       placementv1.PlacementSpec{ServiceSpec: env.Provision(t, in, release)},
 	}
 	if mutate != nil {
 		mutate(p)
 	}
 	inprocess.Default(p)
-	poll.Must(t, env.K8s.Create(ctx, p))
+	poll.Must(t, env.K8s.Create(s.ctx, p))
 	return s
 }
 

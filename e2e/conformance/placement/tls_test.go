@@ -48,9 +48,9 @@ func TestDatabaseTLS(t *testing.T) {
 		p.Spec.Database.TLS = &shared.DatabaseTLS{Mode: shared.TLSVerifyFull,
 			CABundleSecretRef: &shared.SecretKeyRef{Name: "db-ca"}, ClientCertSecretRef: &shared.SecretKeyRef{Name: "db-client"}}
 	})
-	_, err = server.Query(fmt.Sprintf("ALTER USER '%s'@'127.0.0.1' REQUIRE X509", s.dbUser))
+	_, err = server.Query(fmt.Sprintf("ALTER USER '%s'@'127.0.0.1' REQUIRE X509", s.DBUser))
 	poll.Must(t, err)
-	if _, err := server.QueryAs(s.dbUser, s.dbPass, s.schema, "SELECT 1"); err == nil {
+	if _, err := server.QueryAs(s.DBUser, s.DBPass, s.Schema, "SELECT 1"); err == nil {
 		t.Fatal("the account accepts a connection without a client certificate; the test proves nothing")
 	}
 
