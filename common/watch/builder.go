@@ -2,6 +2,7 @@ package watch
 
 import (
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -20,7 +21,8 @@ import (
 
 // Local adds the shared watch set of the management cluster to b: the CR
 // (CREvents), the owned Secrets and every owned kind in owned, referenced
-// Secrets (metadata only), MariaDB clusters, both secret store kinds, and
+// Secrets (metadata only), MariaDB clusters, both secret store kinds, the
+// Jobs its CronJobs run (ByPeriodicRun), and
 // HTTPRoutes when httpRoutes (the kind is served). Every watch but the CR's
 // drops resyncs (DropResyncs): one pass per CR per resync period.
 func Local(b *builder.Builder, m Mapper, owned []client.Object, httpRoutes bool) *builder.Builder {
@@ -30,7 +32,8 @@ func Local(b *builder.Builder, m Mapper, owned []client.Object, httpRoutes bool)
 		WatchesMetadata(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(m.BySecret("")), drop).
 		Watches(&mariadbv1alpha1.MariaDB{}, handler.EnqueueRequestsFromMapFunc(m.ByMariaDB("")), drop).
 		Watches(StoreObject(secrets.ClusterSecretStoreGVK), handler.EnqueueRequestsFromMapFunc(m.ByStore("")), drop).
-		Watches(StoreObject(secrets.SecretStoreGVK), handler.EnqueueRequestsFromMapFunc(m.ByStore("")), drop)
+		Watches(StoreObject(secrets.SecretStoreGVK), handler.EnqueueRequestsFromMapFunc(m.ByStore("")), drop).
+		Watches(&batchv1.Job{}, handler.EnqueueRequestsFromMapFunc(m.ByPeriodicRun("")), drop)
 	for _, kind := range append(owned, operator.MariaDBKinds()...) {
 		b = b.Owns(kind, drop)
 	}

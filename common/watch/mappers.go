@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -15,6 +16,7 @@ import (
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/service"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
+	"github.com/c5c3/openstack-operators/common/workload"
 )
 
 // Field indexes over service CRs.
@@ -68,6 +70,9 @@ type Mapper struct {
 	List   client.ObjectList
 	// Kind is the CR kind, the owner-kind label of remote children.
 	Kind string
+	// ManagedBy is the operator's managed-by label value (e.g.
+	// glance-operator), which the Jobs of its CronJobs carry.
+	ManagedBy string
 	// AlsoBySecret adds CRs reached through an object other than the CR
 	// (Glance: an attached backend's credentials Secret); may be nil.
 	AlsoBySecret func(ctx context.Context, cluster string, secret client.Object) []reconcile.Request
@@ -111,6 +116,28 @@ func (m Mapper) ByOwnerLabels(cluster string) handler.MapFunc {
 			return nil
 		}
 		key := types.NamespacedName{Namespace: l[targetcluster.LabelOwnerNamespace], Name: l[targetcluster.LabelOwnerName]}
+		cr := m.Object.DeepCopyObject().(service.Object)
+		if err := m.Client.Get(ctx, key, cr); err != nil || cr.ServiceSpec().TargetClusterName() != cluster {
+			return nil
+		}
+		return []reconcile.Request{{NamespacedName: key}}
+	}
+}
+
+// ByPeriodicRun maps a Job run by one of the CR's CronJobs (controlled by
+// the CronJob, not by the CR, so Owns does not see it) to the CR named by
+// the job template's instance label: a finished run reaches the CR's
+// periodic-job report at once, whether the CronJob controller or a user
+// (kubectl create job --from) started it. Used on the management cluster;
+// on a target cluster the template's ownership labels do the same.
+func (m Mapper) ByPeriodicRun(cluster string) handler.MapFunc {
+	return func(ctx context.Context, o client.Object) []reconcile.Request {
+		ref := metav1.GetControllerOf(o)
+		l := o.GetLabels()
+		if ref == nil || ref.Kind != "CronJob" || m.ManagedBy == "" || l[workload.ManagedByLabel] != m.ManagedBy || l[workload.InstanceLabel] == "" {
+			return nil
+		}
+		key := types.NamespacedName{Namespace: o.GetNamespace(), Name: l[workload.InstanceLabel]}
 		cr := m.Object.DeepCopyObject().(service.Object)
 		if err := m.Client.Get(ctx, key, cr); err != nil || cr.ServiceSpec().TargetClusterName() != cluster {
 			return nil

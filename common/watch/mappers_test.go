@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	batchv1 "k8s.io/api/batch/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -16,6 +17,7 @@ import (
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
 	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/common/workload"
 )
 
 var gv = schema.GroupVersion{Group: "test.openstack.c5c3.io", Version: "v1alpha1"}
@@ -73,7 +75,7 @@ func testMapper(t *testing.T, objs ...client.Object) Mapper {
 	c := fake.NewClientBuilder().WithScheme(testenv.CRScheme(gv)).
 		WithIndex(&testenv.CR{}, IndexSecretRefs, SecretRefs).
 		WithObjects(objs...).Build()
-	return Mapper{Client: c, Object: &testenv.CR{}, List: &testenv.CRList{}, Kind: "Placement"}
+	return Mapper{Client: c, Object: &testenv.CR{}, List: &testenv.CRList{}, Kind: "Placement", ManagedBy: "placement-operator"}
 }
 
 func secret(name string, labels map[string]string) *metav1.PartialObjectMetadata {
@@ -132,5 +134,43 @@ func TestBySecretAlso_FakeClient(t *testing.T) {
 		if got := m.BySecret("")(context.Background(), secret(name, nil)); !slices.Equal(got, want) {
 			t.Errorf("%s: requests %v, want %v", name, got, want)
 		}
+	}
+}
+
+// A Job run by one of the CR's CronJobs reaches the CR through the job
+// template's labels; Jobs of other operators, of CronJobs of CRs on a
+// target cluster, or not run by a CronJob do not.
+func TestByPeriodicRun_FakeClient(t *testing.T) {
+	m := testMapper(t, testCR("glance", ""), testCR("remote", "edge-1"))
+	labels := func(instance, managedBy string) map[string]string {
+		return map[string]string{workload.InstanceLabel: instance, workload.ManagedByLabel: managedBy}
+	}
+	job := func(l map[string]string, ownerKind string) *batchv1.Job {
+		j := &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Name: "glance-db-purge-29000000", Namespace: "openstack", Labels: l}}
+		if ownerKind != "" {
+			yes := true
+			j.OwnerReferences = []metav1.OwnerReference{{APIVersion: "batch/v1", Kind: ownerKind, Name: "glance-db-purge", UID: "u", Controller: &yes}}
+		}
+		return j
+	}
+	want := []reconcile.Request{{NamespacedName: types.NamespacedName{Namespace: "openstack", Name: "glance"}}}
+	tests := []struct {
+		name string
+		job  *batchv1.Job
+		want []reconcile.Request
+	}{
+		{"run of the CR's CronJob", job(labels("glance", "placement-operator"), "CronJob"), want},
+		{"Job controlled by the CR itself (Owns sees it)", job(labels("glance", "placement-operator"), "Placement"), nil},
+		{"Job with no controller", job(labels("glance", "placement-operator"), ""), nil},
+		{"another operator's run", job(labels("glance", "glance-operator"), "CronJob"), nil},
+		{"run for a CR that does not exist", job(labels("gone", "placement-operator"), "CronJob"), nil},
+		{"run for a CR whose children live on a target cluster", job(labels("remote", "placement-operator"), "CronJob"), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := m.ByPeriodicRun("")(context.Background(), tt.job); !slices.Equal(got, tt.want) {
+				t.Errorf("requests %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

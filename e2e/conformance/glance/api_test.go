@@ -125,6 +125,14 @@ func imagesLand(t *testing.T, release string) {
 		}
 	}
 
+	// The default import filtering refuses web-download from a loopback
+	// http server.
+	_, port := imageServer(t, []byte("never fetched"))
+	uri := fmt.Sprintf("http://127.0.0.1:%d/image.raw", port)
+	if code, out := api.webDownload(api.create("refused"), uri); code != http.StatusBadRequest || !strings.Contains(out, "filtering") {
+		t.Errorf("web-download from %s under the default filtering answered %d, want 400 for the filtering: %s", uri, code, out)
+	}
+
 	for _, tc := range []struct{ store, header string }{{fast, ""}, {archive, archive}} {
 		data := make([]byte, 3<<20+17)
 		_, _ = rand.Read(data)

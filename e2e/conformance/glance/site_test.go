@@ -28,6 +28,7 @@ var metadefs = map[string]string{"/usr/share/glance-common/metadefs": "/var/lib/
 // (harness.Inputs), and two GlanceBackends on their own buckets of the
 // shared S3 server: "fast" (the default store) and "archive".
 type site struct {
+	harness.Inputs
 	t    *testing.T
 	ns   string
 	name string
@@ -49,7 +50,7 @@ func newSite(t *testing.T, name, release string, mutate func(*glancev1.Glance)) 
 	ctx := t.Context()
 	in := harness.NewInputs("glance", "gl", name, env.DB)
 	spec := env.Provision(t, in, release)
-	s := &site{t: t, ns: in.Namespace, name: "glance", buckets: map[string]string{fast: name + "-fast", archive: name + "-archive"}}
+	s := &site{Inputs: in, t: t, ns: in.Namespace, name: "glance", buckets: map[string]string{fast: name + "-fast", archive: name + "-archive"}}
 	for _, b := range s.buckets {
 		poll.Must(t, env.S3.CreateBucket(ctx, b))
 	}

@@ -47,7 +47,7 @@ const (
 // Mapper maps watched objects to Glances: directly referenced Secrets, and
 // an attached backend's credentials Secret.
 func (r *GlanceReconciler) Mapper() watch.Mapper {
-	m := watch.Mapper{Client: r.Client, Object: &glancev1.Glance{}, List: &glancev1.GlanceList{}, Kind: r.Profile.Kind}
+	m := watch.Mapper{Client: r.Client, Object: &glancev1.Glance{}, List: &glancev1.GlanceList{}, Kind: r.Profile.Kind, ManagedBy: r.Profile.ManagedBy}
 	m.AlsoBySecret = func(ctx context.Context, cluster string, secret client.Object) []reconcile.Request {
 		var out []reconcile.Request
 		for _, req := range r.backendsBySecret(ctx, secret) {

@@ -32,7 +32,7 @@ import (
 
 // Mapper maps watched objects to Placements.
 func (r *PlacementReconciler) Mapper() watch.Mapper {
-	return watch.Mapper{Client: r.Client, Object: &placementv1.Placement{}, List: &placementv1.PlacementList{}, Kind: r.Profile.Kind}
+	return watch.Mapper{Client: r.Client, Object: &placementv1.Placement{}, List: &placementv1.PlacementList{}, Kind: r.Profile.Kind, ManagedBy: r.Profile.ManagedBy}
 }
 
 // SetupWithManager indexes the references, registers the watches and builds
