@@ -108,6 +108,12 @@ func (s *S3) Get(ctx context.Context, bucket, key string) ([]byte, error) {
 	return io.ReadAll(out.Body)
 }
 
+// Delete removes an object.
+func (s *S3) Delete(ctx context.Context, bucket, key string) error {
+	_, err := s.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
+	return err
+}
+
 // Stop stops the server and removes its directory.
 func (s *S3) Stop() error {
 	err := s.proc.Stop(10 * time.Second)

@@ -74,12 +74,19 @@ func PreparePod(ctx context.Context, c client.Reader, pod *corev1.Pod, name stri
 // Provide mounts source, a directory of this machine, read-only at target:
 // a file tree the image ships at a path where Debian does not install it
 // (each suite names the ones it provides, e.g. Glance's metadefs).
-func (p *Prepared) Provide(source, target string) error {
+func (p *Prepared) Provide(source, target string) error { return p.mount(source, target, true) }
+
+// Share mounts source read-write at target, over the container's own
+// volume there: another container's volume of the same pod (an emptyDir
+// two containers share).
+func (p *Prepared) Share(source, target string) error { return p.mount(source, target, false) }
+
+func (p *Prepared) mount(source, target string, readOnly bool) error {
 	undo, err := (&Container{Mounts: []Mount{{Target: target}}}).MountPoints()
 	if err != nil {
 		return err
 	}
-	p.Mounts = append(p.Mounts, Mount{Source: source, Target: target, ReadOnly: true})
+	p.Mounts = append(p.Mounts, Mount{Source: source, Target: target, ReadOnly: readOnly})
 	prev := p.release
 	p.release = func() { undo(); prev() }
 	return nil
