@@ -1,0 +1,112 @@
+package glance_test
+
+import (
+	"crypto/rand"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/e2e/poll"
+	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
+)
+
+// slowBody streams left random bytes, chunk bytes per tick, so an upload
+// is still arriving for about left/chunk ticks.
+type slowBody struct {
+	left, chunk int
+	tick        time.Duration
+	inChunk     int // bytes left of the current chunk
+}
+
+func (b *slowBody) Read(p []byte) (int, error) {
+	if b.left == 0 {
+		return 0, io.EOF
+	}
+	if b.inChunk == 0 {
+		time.Sleep(b.tick)
+		b.inChunk = b.chunk
+	}
+	n := min(len(p), b.inChunk, b.left)
+	_, _ = rand.Read(p[:n])
+	b.left -= n
+	b.inChunk -= n
+	return n, nil
+}
+
+// What a client uploading an image sees when the pod stops, in both launch
+// modes, measured on the real servers (docs/decisions/glance-graceful-stop.md):
+// the preStop sleep is the drain window. An upload that ends within it
+// completes (204) while the API is being stopped, and the process exits on
+// its own well within the grace period. An upload still arriving when
+// SIGTERM lands is cut in both modes; the test records what the client saw
+// then, so a change of behaviour shows in its log.
+func TestUploadDuringTheDrainWindowCompletes(t *testing.T) {
+	for _, release := range []string{"2025.2", "2026.1"} {
+		t.Run(release, func(t *testing.T) { uploadAcrossStop(t, release) })
+	}
+}
+
+// upload streams size bytes into image id over about d and reports the
+// answer on the returned channel.
+func upload(t *testing.T, api imageAPI, id string, size int, d time.Duration) <-chan uploadResult {
+	const chunks = 40
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPut, api.url+"v2/images/"+id+"/file",
+		&slowBody{left: size, chunk: size / chunks, tick: d / chunks})
+	poll.Must(t, err)
+	req.ContentLength = int64(size)
+	req.Header.Set("Content-Type", "application/octet-stream")
+	req.Header.Set("X-Auth-Token", api.token)
+	done := make(chan uploadResult, 1)
+	start := time.Now()
+	go func() {
+		resp, err := (&http.Client{Timeout: time.Minute}).Do(req)
+		if err != nil {
+			done <- uploadResult{err: err, after: time.Since(start)}
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		done <- uploadResult{status: resp.StatusCode, body: string(b), after: time.Since(start)}
+	}()
+	return done
+}
+
+type uploadResult struct {
+	status int
+	body   string
+	err    error
+	after  time.Duration
+}
+
+func uploadAcrossStop(t *testing.T, release string) {
+	s := newSite(t, "stop-"+strings.ReplaceAll(release, ".", "-"), release, func(g *glancev1.Glance) {
+		g.Spec.Deployment = &shared.DeploymentSpec{PreStopSleepSeconds: new(int64(8))}
+	})
+	a := s.upToReady()
+	token, err := env.Keystone.AdminToken()
+	poll.Must(t, err)
+	api := imageAPI{t: t, url: a.URL, token: token}
+
+	// Within the drain window: 4 MiB over ~5 s, the stop beginning 1 s in.
+	within := upload(t, api, api.create("within"), 4<<20, 5*time.Second)
+	// Beyond it: 4 MiB over ~14 s, SIGTERM landing ~5 s before its end.
+	beyond := upload(t, api, api.create("beyond"), 4<<20, 14*time.Second)
+	time.Sleep(time.Second)
+	afterTerm, stopErr := a.Container.StopLikeKubelet(a.Container.Dir, a.Proc)
+	w, b := <-within, <-beyond
+	t.Logf("%s: upload within the drain window: %d %v after %s; upload beyond it: %d %v after %s; exited %s after SIGTERM (grace %s)",
+		release, w.status, w.err, w.after.Round(time.Millisecond), b.status, b.err, b.after.Round(time.Millisecond),
+		afterTerm.Round(time.Millisecond), a.Container.Grace)
+	if w.err != nil || w.status != http.StatusNoContent {
+		t.Errorf("upload within the drain window: status %d, %v, want 204: %s\n%s", w.status, w.err, w.body, a.Proc.Log())
+	}
+	if stopErr != nil {
+		t.Errorf("stop: %v\n%s", stopErr, a.Proc.Log())
+	}
+	if limit := a.Container.Grace / 3; afterTerm > limit {
+		t.Errorf("exited %s after SIGTERM, want well within the %s grace (< %s)", afterTerm, a.Container.Grace, limit)
+	}
+}
