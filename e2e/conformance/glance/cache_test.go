@@ -49,7 +49,7 @@ func TestImageCacheServesAndThePrunerBoundsIt(t *testing.T) {
 	}
 	poll.Until(t, harness.WaitLong, func() error {
 		if st, err := os.Stat(cached); err != nil || st.Size() != int64(len(data)) {
-			return fmt.Errorf("image %s not (fully) in the cache %s: %v", id, volume, err)
+			return fmt.Errorf("image %s not (fully) in the cache %s: %w", id, volume, err)
 		}
 		return nil
 	})
