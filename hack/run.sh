@@ -10,10 +10,11 @@
 # the operator's db-sync Job and placement-api pods as real processes (Debian's
 # placement under uwsgi, e2e/localrun), and the operator probes that local API
 # through the Placement's probe-URL annotation (--probe-url-annotation).
-# The Glance operator runs next to it on the same cluster; the pod runner
-# does not run Glance's pods yet (no S3 server here), so the Glance gets as
-# far as its db-sync Job: secrets, backends projected into the backends
-# Secret, config rendered, schema, user and grant created on the MariaDB.
+# The Glance operator runs next to it on the same cluster: the stand-ins
+# process also starts a real S3 server (versitygw, 127.0.0.1:9000, the
+# buckets of the sample GlanceBackends; s3.glance-demo.svc resolves to it
+# inside the pods) and runs Glance's db-sync Job and glance-api (Debian's)
+# the same way, so the sample Glance turns Ready too.
 # Needs root (each pod's command gets its own mount namespace) and the Debian
 # packages hack/debian.sh installs. CLUSTER names the cluster (default
 # c5c3-dev); WAIT is how many seconds to watch the conditions (default 180).
@@ -132,7 +133,10 @@ start() {
   local eso_flags=()
   read -r -d '' -a eso_flags <"$here/eso.flags" || true # split on whitespace, as the e2e suite does
   KUBECONFIG=$kubeconfig start_process external-secrets --metrics-addr=127.0.0.1:18090 "${eso_flags[@]}"
-  start_process standins --kubeconfig "$kubeconfig" --mariadb-port-file "$state/mariadb.port" --run-pods --secret-stores=false
+  "$here/tools.sh" versitygw
+  start_process standins --kubeconfig "$kubeconfig" --mariadb-port-file "$state/mariadb.port" --run-pods --secret-stores=false \
+    --s3-port 9000 --s3-access-key demo-s3 --s3-secret-key demo-s3-secret --s3-buckets images-fast,images-archive \
+    --local-hosts "s3.$glance_ns.svc,s3.$glance_ns.svc.cluster.local"
   local _
   for _ in $(seq 1 120); do
     [ -s "$state/mariadb.port" ] && break
@@ -162,7 +166,7 @@ start() {
   done
   kc apply --server-side -f "$glance_samples/glance_v1alpha1_glancebackend.yaml" >/dev/null
   watch_placement "${WAIT:-180}"
-  watch_glance 60
+  watch_glance "${WAIT:-180}"
   summary
 }
 
@@ -225,16 +229,19 @@ watch_placement() {
   done
 }
 
-# watch_glance waits until the Glance has got as far as make run takes it
-# (its db-sync Job created) and prints its and its backends' conditions.
+# watch_glance waits until the Glance is Ready (or the timeout passes) and
+# prints its and its backends' conditions.
 watch_glance() {
   local deadline=$((SECONDS + $1)) now b
   log "watching Glance $glance_ns/glance (up to $1s)"
+  GLANCE_READY=0
   while :; do
     now=$(conditions "$glance_ns" glance glance)
-    if grep -q $'^DatabaseReady\tFalse\tDBSyncInProgress' <<<"$now" || [ $SECONDS -ge $deadline ]; then
+    if grep -q $'^Ready\tTrue' <<<"$now"; then
+      GLANCE_READY=1
       break
     fi
+    [ $SECONDS -ge $deadline ] && break
     sleep 2
   done
   echo "[$(date +%T)] Glance $glance_ns/glance"
@@ -256,9 +263,13 @@ summary() {
   fi
   echo "The pods themselves are kwok's: the stand-ins process runs their commands here."
   echo
-  echo "The Glance stops at DatabaseReady=False/DBSyncInProgress: its db-sync Job"
-  echo "exists, but the local pod runner does not run Glance's pods yet (that needs"
-  echo "glance from Debian and an S3 server, which the Glance e2e suite brings)."
+  if [ "${GLANCE_READY:-0}" = 1 ]; then
+    echo "The Glance is Ready: its db-sync Job (glance-manage db sync, load_metadefs) ran"
+    echo "for real, and Debian's glance-api, started from the Deployment's command with"
+    echo "both S3 stores on the local S3 server (127.0.0.1:9000), answers the probe."
+  else
+    echo "The Glance did not become Ready within ${WAIT:-180}s; see the logs below."
+  fi
   echo
   echo "Logs:     $state/placement-operator.log, $state/glance-operator.log"
   echo "          $state/standins.log (stand-ins, local MariaDB, pod runner)"
@@ -266,7 +277,7 @@ summary() {
   echo "kubectl:  $kubectl --kubeconfig $kubeconfig get placement,glance,glancebackend -A"
   echo "Metrics:  http://127.0.0.1:18080/metrics (Placement), http://127.0.0.1:18082/metrics (Glance)"
   echo "Stop:     make stop   (hack/run.sh stop)"
-  [ "${SETTLED:-0}" = 1 ]
+  [ "${SETTLED:-0}" = 1 ] && [ "${GLANCE_READY:-0}" = 1 ]
 }
 
 case ${1:-start} in

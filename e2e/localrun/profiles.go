@@ -7,6 +7,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
+	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
@@ -15,7 +16,21 @@ var Placement = Profile{
 	ManagedBy:    "placement-operator",
 	CR:           placementv1.GroupVersion.WithKind("Placement"),
 	APIContainer: "placement-api",
-	API:          localsvc.PlacementAPI,
+	Map:          localsvc.PlacementAPI.MapWith,
+}
+
+// Glance runs the Glance operator's db-sync Jobs and glance-api in either
+// launch mode, with the trees a Glance image ships (root is the
+// repository's root).
+func Glance(root string) Profile {
+	return Profile{
+		ManagedBy:    "glance-operator",
+		CR:           glancev1.GroupVersion.WithKind("Glance"),
+		APIContainer: "glance-api",
+		Map:          localsvc.MapGlanceAPI,
+		Provide:      localsvc.GlanceImageTrees(root),
+		ReadyPath:    "healthcheck",
+	}
 }
 
 // MariaDBHosts resolves every MariaDB of a namespace, as its Service name,

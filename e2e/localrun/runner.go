@@ -38,9 +38,16 @@ type Profile struct {
 	// CR is the kind whose object (named by the pods' instance label) gets
 	// the probe-URL annotation.
 	CR schema.GroupVersionKind
-	// APIContainer is the API container's name; API is its uwsgi mapping.
+	// APIContainer is the API container's name; Map maps its rendered
+	// command to a free loopback port (given the container's directory).
 	APIContainer string
-	API          localsvc.UWSGIMapping
+	Map          func(argv []string, port int, dir string) ([]string, error)
+	// Provide mounts machine directories at the image's paths in every
+	// container of the operator's pods: trees an image ships where Debian
+	// installs nothing.
+	Provide map[string]string
+	// ReadyPath answers 200 once the API serves ("" is /).
+	ReadyPath string
 }
 
 // Runner is the controller. Hosts, when set, lists the names that resolve
@@ -153,13 +160,19 @@ func (r *Runner) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, 
 }
 
 // prepare resolves the pod's container name (the first when empty).
-func (r *Runner) prepare(ctx context.Context, pod *corev1.Pod, name string) (*localsvc.Prepared, error) {
+func (r *Runner) prepare(ctx context.Context, pod *corev1.Pod, p *Profile, name string) (*localsvc.Prepared, error) {
 	if name == "" && len(pod.Spec.Containers) > 0 {
 		name = pod.Spec.Containers[0].Name
 	}
 	ct, err := localsvc.PreparePod(ctx, r.Client, pod, name)
 	if err != nil {
 		return nil, err
+	}
+	for source, target := range p.Provide {
+		if err := ct.Provide(source, target); err != nil {
+			ct.Release()
+			return nil, err
+		}
 	}
 	if r.Hosts != nil {
 		if ct.Hosts, err = r.Hosts(ctx, pod.Namespace); err != nil {
@@ -173,7 +186,7 @@ func (r *Runner) prepare(ctx context.Context, pod *corev1.Pod, name string) (*lo
 // runJob runs a Job pod's container to its end in the background and
 // writes its exit code onto the pod.
 func (r *Runner) runJob(ctx context.Context, pod *corev1.Pod, p *Profile) error {
-	ct, err := r.prepare(ctx, pod, "")
+	ct, err := r.prepare(ctx, pod, p, "")
 	if err != nil {
 		return err
 	}
@@ -205,7 +218,7 @@ func (r *Runner) runJob(ctx context.Context, pod *corev1.Pod, p *Profile) error 
 // startAPI starts an API pod's container on a free loopback port; once it
 // answers, the CR's probe goes there.
 func (r *Runner) startAPI(ctx context.Context, pod *corev1.Pod, p *Profile) error {
-	ct, err := r.prepare(ctx, pod, p.APIContainer)
+	ct, err := r.prepare(ctx, pod, p, p.APIContainer)
 	if err != nil {
 		return err
 	}
@@ -214,7 +227,7 @@ func (r *Runner) startAPI(ctx context.Context, pod *corev1.Pod, p *Profile) erro
 		ct.Release()
 		return err
 	}
-	if ct.Argv, err = p.API.Map(ct.Argv, port); err != nil {
+	if ct.Argv, err = p.Map(ct.Argv, port, ct.Dir); err != nil {
 		ct.Release()
 		return err
 	}
@@ -230,7 +243,7 @@ func (r *Runner) startAPI(ctx context.Context, pod *corev1.Pod, p *Profile) erro
 	logger.Info("API process started")
 	go func() {
 		bg := context.WithoutCancel(ctx)
-		if err := localsvc.WaitHTTP(proc, pr.url, 200, 3*time.Minute); err != nil {
+		if err := localsvc.WaitHTTP(proc, pr.url+p.ReadyPath, 200, 3*time.Minute); err != nil {
 			logger.Info("API process not serving", "error", err.Error())
 		} else if err := r.adopt(bg, pr); err != nil {
 			logger.Error(err, "pointing the probe at the API process")

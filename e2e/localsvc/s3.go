@@ -2,6 +2,7 @@ package localsvc
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -31,8 +32,18 @@ type S3 struct {
 	client *s3.Client
 }
 
+// S3Options select the server's port and root account; zero values take a
+// free port and the suite's account.
+type S3Options struct {
+	Port                 int
+	AccessKey, SecretKey string
+}
+
 // StartS3 starts versitygw's posix backend over a fresh directory.
-func StartS3() (*S3, error) {
+func StartS3() (*S3, error) { return StartS3With(S3Options{}) }
+
+// StartS3With is StartS3 with o.
+func StartS3With(o S3Options) (*S3, error) {
 	bin, err := testenv.Tool("versitygw")
 	if err != nil {
 		return nil, err
@@ -41,9 +52,11 @@ func StartS3() (*S3, error) {
 	if err != nil {
 		return nil, err
 	}
-	port, err := FreePort()
-	if err != nil {
-		return nil, err
+	port := o.Port
+	if port == 0 {
+		if port, err = FreePort(); err != nil {
+			return nil, err
+		}
 	}
 	data, meta := filepath.Join(dir, "data"), filepath.Join(dir, "meta")
 	for _, d := range []string{data, meta} {
@@ -51,7 +64,7 @@ func StartS3() (*S3, error) {
 			return nil, err
 		}
 	}
-	srv := &S3{Port: port, AccessKey: "AKIALOCALS3", SecretKey: "local-s3-secret/key+1", Region: "us-east-1", dir: dir}
+	srv := &S3{Port: port, AccessKey: cmp.Or(o.AccessKey, "AKIALOCALS3"), SecretKey: cmp.Or(o.SecretKey, "local-s3-secret/key+1"), Region: "us-east-1", dir: dir}
 	env := append(BaseEnv(dir), "ROOT_ACCESS_KEY="+srv.AccessKey, "ROOT_SECRET_KEY="+srv.SecretKey, "VGW_REGION="+srv.Region)
 	// Object metadata in a sidecar directory: the suites' temporary
 	// directories may not hold user xattrs.

@@ -2,6 +2,7 @@ package localsvc
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 )
@@ -71,6 +72,26 @@ var GlanceAPIUWSGI = UWSGIMapping{Listen: ":9292", WSGIFile: GlanceWSGIFile, Loc
 
 // GlanceWSGIFile is where a Glance image ships glance-operator/image/glance-wsgi-api.
 const GlanceWSGIFile = "/var/lib/openstack/bin/glance-wsgi-api"
+
+// MapGlanceAPI maps the Glance operator's API command in either launch
+// mode: uwsgi from 2026.1, the eventlet glance-api below it.
+func MapGlanceAPI(argv []string, port int, dir string) ([]string, error) {
+	if len(argv) > 0 && argv[0] == "uwsgi" {
+		return GlanceAPIUWSGI.Map(argv, port)
+	}
+	return GlanceAPIEventlet.Map(argv, port, dir)
+}
+
+// GlanceImageTrees are what a Glance image ships where Debian installs
+// nothing, as machine directory to image path: the metadata definitions
+// the db-sync Job loads, and the uWSGI entry point of glance-operator/image
+// (root is the repository's root).
+func GlanceImageTrees(root string) map[string]string {
+	return map[string]string{
+		"/usr/share/glance-common/metadefs":             "/var/lib/openstack/etc/glance/metadefs",
+		filepath.Join(root, "glance-operator", "image"): filepath.Dir(GlanceWSGIFile),
+	}
+}
 
 // PlacementAPI is the mapping of the Placement operator's API command.
 var PlacementAPI = UWSGIMapping{Listen: ":8778", WSGIFile: "/var/lib/openstack/bin/placement-api", LocalWSGIFile: "/usr/bin/placement-api"}

@@ -1,19 +1,24 @@
 // Command standins runs development stand-ins for ESO's secret stores and
 // mariadb-operator (see package standins) and, optionally, a local MariaDB server behind the
 // Database/User/Grant stand-ins and the local pod runner (package localrun)
-// that runs the operators' Job and API pods as processes on this machine.
+// that runs the operators' Job and API pods as processes on this machine,
+// and a local S3 server for Glance's stores.
 // Never deploy it next to the real controllers.
 package main
 
 import (
+	"context"
 	"flag"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
+	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/e2e/localrun"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
 	"github.com/c5c3/openstack-operators/e2e/standins"
@@ -23,18 +28,34 @@ func main() {
 	portFile := flag.String("mariadb-port-file", "", "start a local MariaDB server, carry Database/User/Grant objects out on it, and write its port to this file")
 	runPods := flag.Bool("run-pods", false, "run the operators' Job and API pods as local processes (needs root: each gets its own mount namespace)")
 	stores := flag.Bool("secret-stores", true, "mark ESO secret stores Ready (turn off when the real ESO runs)")
+	var s3 s3Flags
+	flag.IntVar(&s3.port, "s3-port", 0, "start a local S3 server (versitygw) on 127.0.0.1 at this port; 0: none")
+	flag.StringVar(&s3.access, "s3-access-key", "", "the S3 server's access key")
+	flag.StringVar(&s3.secret, "s3-secret-key", "", "the S3 server's secret key")
+	flag.StringVar(&s3.buckets, "s3-buckets", "", "comma-separated buckets to create on the S3 server")
+	flag.StringVar(&s3.hosts, "local-hosts", "", "comma-separated names that resolve to 127.0.0.1 inside every pod run here (e.g. the S3 Service's)")
 	zapOpts := zap.Options{}
 	zapOpts.BindFlags(flag.CommandLine)
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts)))
 	log := ctrl.Log.WithName("standins")
-	if err := run(*portFile, *runPods, *stores); err != nil {
+	if err := run(*portFile, *runPods, *stores, s3); err != nil {
 		log.Error(err, "stand-ins stopped")
 		os.Exit(1)
 	}
 }
 
-func run(portFile string, runPods, stores bool) error {
+// s3Flags describe the local S3 server.
+type s3Flags struct {
+	port                           int
+	access, secret, buckets, hosts string
+}
+
+func split(list string) []string {
+	return strings.FieldsFunc(list, func(r rune) bool { return r == ',' })
+}
+
+func run(portFile string, runPods, stores bool, s3 s3Flags) error {
 	scheme, err := standins.NewScheme()
 	if err != nil {
 		return err
@@ -61,6 +82,18 @@ func run(portFile string, runPods, stores bool) error {
 		}
 		db = m
 	}
+	if s3.port != 0 {
+		srv, err := localsvc.StartS3With(localsvc.S3Options{Port: s3.port, AccessKey: s3.access, SecretKey: s3.secret})
+		if err != nil {
+			return err
+		}
+		defer func() { _ = srv.Stop() }()
+		for _, b := range split(s3.buckets) {
+			if err := srv.CreateBucket(context.Background(), b); err != nil {
+				return err
+			}
+		}
+	}
 	all := standins.MariaDBOperator(mgr.GetClient(), db)
 	if stores {
 		all = standins.All(mgr.GetClient(), db)
@@ -69,7 +102,16 @@ func run(portFile string, runPods, stores bool) error {
 		return err
 	}
 	if runPods {
-		r := &localrun.Runner{Client: mgr.GetClient(), Profiles: []localrun.Profile{localrun.Placement}, Hosts: localrun.MariaDBHosts(mgr.GetClient())}
+		root, err := testenv.RepoRoot()
+		if err != nil {
+			return err
+		}
+		mariadbs := localrun.MariaDBHosts(mgr.GetClient())
+		hosts := func(ctx context.Context, ns string) ([]string, error) {
+			h, err := mariadbs(ctx, ns)
+			return slices.Concat(h, split(s3.hosts)), err
+		}
+		r := &localrun.Runner{Client: mgr.GetClient(), Profiles: []localrun.Profile{localrun.Placement, localrun.Glance(root)}, Hosts: hosts}
 		if err := r.SetupWithManager(mgr); err != nil {
 			return err
 		}

@@ -2,7 +2,6 @@ package glance_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -18,11 +17,6 @@ import (
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/inprocess"
 )
-
-// metadefs maps the metadata definitions Debian ships to where the
-// operator's db-sync Job reads them in the image (the one tree the suite
-// provides; see docs/glance/conformance.md).
-var metadefs = map[string]string{"/usr/share/glance-common/metadefs": "/var/lib/openstack/etc/glance/metadefs"}
 
 // site is one Glance CR with its own namespace, schema and database user
 // (harness.Inputs), and two GlanceBackends on their own buckets of the
@@ -94,7 +88,7 @@ func (s *site) glance() *glancev1.Glance {
 func (s *site) syncDatabase() {
 	s.t.Helper()
 	j := env.Job(s.t, client.ObjectKey{Namespace: s.ns, Name: s.name + "-db-sync"})
-	env.CompleteJob(s.t, j, metadefs)
+	env.CompleteJob(s.t, j, imageTrees(s.t))
 }
 
 // startAPI runs the API container of the Deployment in its launch mode
@@ -103,30 +97,22 @@ func (s *site) syncDatabase() {
 func (s *site) startAPI() *harness.API {
 	s.t.Helper()
 	d := env.Deployment(s.t, s.key(), "")
-	c := d.Spec.Template.Spec.Containers[0]
-	return env.StartAPI(s.t, d, c.Name, s.launch(append(append([]string{}, c.Command...), c.Args...)))
+	return env.StartAPI(s.t, d, "glance-api", s.launch())
 }
 
-// launch maps the rendered command of either launch mode.
-func (s *site) launch(argv []string) harness.Launch {
-	healthy := func(a *harness.API) error { return localsvc.WaitHTTP(a.Proc, a.URL+"healthcheck", 200, 2*time.Minute) }
-	if len(argv) == 0 || argv[0] != "uwsgi" {
-		return harness.Launch{Map: localsvc.GlanceAPIEventlet.Map, Ready: healthy}
-	}
-	root, err := testenv.RepoRoot()
-	poll.Must(s.t, err)
-	workers, err := localsvc.Processes(argv)
-	poll.Must(s.t, err)
+// launch runs either launch mode with the trees the image ships.
+func (s *site) launch() harness.Launch {
 	return harness.Launch{
-		Map:     localsvc.GlanceAPIUWSGI.MapWith,
-		Provide: map[string]string{filepath.Join(root, "glance-operator", "image"): filepath.Dir(localsvc.GlanceWSGIFile)},
-		Ready: func(a *harness.API) error {
-			if err := a.Proc.WaitLog(localsvc.AppReadyLine, workers, 2*time.Minute); err != nil {
-				return err
-			}
-			return healthy(a)
-		},
+		Map: localsvc.MapGlanceAPI, Provide: imageTrees(s.t),
+		Ready: func(a *harness.API) error { return localsvc.WaitHTTP(a.Proc, a.URL+"healthcheck", 200, 2*time.Minute) },
 	}
+}
+
+// imageTrees are the trees a Glance image ships (localsvc.GlanceImageTrees).
+func imageTrees(t *testing.T) map[string]string {
+	root, err := testenv.RepoRoot()
+	poll.Must(t, err)
+	return localsvc.GlanceImageTrees(root)
 }
 
 // upToReady walks a new CR to Ready with the real db-sync and API.
