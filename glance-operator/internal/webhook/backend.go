@@ -101,5 +101,11 @@ func BackendSpec(b *glancev1.GlanceBackend) field.ErrorList {
 			errs = append(errs, field.Invalid(kp, field.OmitValueType{}, "value must not contain CR or LF"))
 		}
 	}
+	if s3 := b.Spec.S3; s3 != nil {
+		// Rendered in whole MiB: a smaller value would render 0 or round up.
+		sp := field.NewPath("spec", "s3")
+		errs = append(errs, atLeast1Mi(sp.Child("largeObjectSize"), s3.LargeObjectSize)...)
+		errs = append(errs, atLeast1Mi(sp.Child("largeObjectChunkSize"), s3.LargeObjectChunkSize)...)
+	}
 	return errs
 }

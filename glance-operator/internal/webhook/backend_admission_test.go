@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/api/resource"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	at "github.com/c5c3/openstack-operators/common/admission/admissiontest"
@@ -67,6 +68,10 @@ func TestRefusesEveryBackendRule(t *testing.T) {
 		r("type enum", "", "S", func(b *glancev1.GlanceBackend) { b.Spec.Type = "Swift" }, "spec.type", "Unsupported value"),
 		r("host scheme", "", "S", func(b *glancev1.GlanceBackend) { b.Spec.S3.Host = "s3.example.org" }, "spec.s3.host"),
 		r("bucket URL format enum", "", "S", func(b *glancev1.GlanceBackend) { b.Spec.S3.BucketURLFormat = "dns" }, "spec.s3.bucketURLFormat"),
+		r("large object size below 1Mi", "", "V", func(b *glancev1.GlanceBackend) { b.Spec.S3.LargeObjectSize = new(resource.MustParse("512Ki")) },
+			"spec.s3.largeObjectSize", "must be at least 1Mi"),
+		r("large object chunk size zero", "", "V", func(b *glancev1.GlanceBackend) { b.Spec.S3.LargeObjectChunkSize = new(resource.MustParse("0")) },
+			"spec.s3.largeObjectChunkSize", "must be at least 1Mi"),
 	})
 }
 
