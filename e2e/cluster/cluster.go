@@ -88,6 +88,9 @@ func kindKubeconfig(name string) (string, error) {
 	return f.Name(), err
 }
 
+// Root is the repository's root.
+func (c *Cluster) Root() string { return c.root }
+
 // Tool is the path of a pinned tool (hack/tools.sh --path).
 func (c *Cluster) Tool(name string) (string, error) {
 	out, err := run(c.root, filepath.Join(c.root, "hack", "tools.sh"), "--path", name)

@@ -26,7 +26,7 @@ import (
 func TestBasicDeploymentToReady(t *testing.T) {
 	for _, release := range []string{"2025.2", "2026.1"} {
 		t.Run(release, func(t *testing.T) {
-			s := newSite(t, k8s, release, nil)
+			s := newSite(t, env.K8s, release, nil)
 			s.ready()
 			p := s.placement()
 			if p.Spec.ServiceUser.Username != "placement" || p.Spec.ServiceUser.ProjectName != "service" {
@@ -67,7 +67,7 @@ func TestBasicDeploymentToReady(t *testing.T) {
 				return // the API processes are the local runner's only with kwok
 			}
 			// The API process dies: the pod turns not Ready and the probe fails.
-			if n := local.runner.Kill(s.ns); n == 0 {
+			if n := env.Machine.Runner.Kill(s.ns); n == 0 {
 				t.Fatal("no API process ran for the Placement")
 			}
 			s.condition(placementv1.ConditionPlacementAPIReady, metav1.ConditionFalse, "")

@@ -21,6 +21,7 @@ import (
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/e2e/cluster"
 	"github.com/c5c3/openstack-operators/e2e/poll"
+	"github.com/c5c3/openstack-operators/e2e/suite"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
@@ -34,7 +35,7 @@ type site struct {
 	t   *testing.T
 	ctx context.Context
 	// c holds the inputs and receives the children: the management
-	// cluster, or a target cluster. The Placement is always on k8s.
+	// cluster, or a target cluster. The Placement is always on env.K8s.
 	c      client.Client
 	ns     string
 	name   string
@@ -67,18 +68,18 @@ func newSite(t *testing.T, c client.Client, release string, mutate func(*placeme
 		kindMariaDBService(t, c, s.ns)
 	}
 	// The credential Secrets come from the real ESO, out of the fake store.
-	setCredential(t, c, credentialKey(s.ns, "placement-db"), map[string]string{"username": s.dbUser, "password": "db-pw-1"})
-	setCredential(t, c, credentialKey(s.ns, "placement-keystone"), map[string]string{"password": "ks-pw-1"})
-	externalSecret(t, c, s.ns, "placement-db", credentialKey(s.ns, "placement-db"))
-	externalSecret(t, c, s.ns, "placement-keystone", credentialKey(s.ns, "placement-keystone"))
-	if c != k8s {
-		poll.Must(t, k8s.Create(s.ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}}))
+	suite.SetCredential(t, c, suite.CredentialKey(s.ns, "placement-db"), map[string]string{"username": s.dbUser, "password": "db-pw-1"})
+	suite.SetCredential(t, c, suite.CredentialKey(s.ns, "placement-keystone"), map[string]string{"password": "ks-pw-1"})
+	suite.ExternalSecret(t, c, s.ns, "placement-db", suite.CredentialKey(s.ns, "placement-db"))
+	suite.ExternalSecret(t, c, s.ns, "placement-keystone", suite.CredentialKey(s.ns, "placement-keystone"))
+	if c != env.K8s {
+		poll.Must(t, env.K8s.Create(s.ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}}))
 	}
 	p := newPlacement(s, release)
 	if mutate != nil {
 		mutate(p)
 	}
-	poll.Must(t, k8s.Create(s.ctx, p))
+	poll.Must(t, env.K8s.Create(s.ctx, p))
 	return s
 }
 
@@ -96,7 +97,7 @@ func newPlacement(s *site, release string) *placementv1.Placement {
 			Image:            shared.ImageSpec{Repository: repo, Tag: release},
 			Database: shared.DatabaseSpec{
 				ClusterRef: &shared.LocalObjectRef{Name: "mariadb"},
-				Port:       int32(db.Port),
+				Port:       int32(env.DB.Port),
 				Database:   s.schema,
 				SecretRef:  shared.SecretKeyRef{Name: "placement-db"},
 			},
@@ -109,7 +110,7 @@ func newPlacement(s *site, release string) *placementv1.Placement {
 
 func (s *site) placement() *placementv1.Placement {
 	var p placementv1.Placement
-	poll.Must(s.t, k8s.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: s.name}, &p))
+	poll.Must(s.t, env.K8s.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: s.name}, &p))
 	return &p
 }
 
@@ -117,7 +118,7 @@ func (s *site) placement() *placementv1.Placement {
 func (s *site) update(change func(*placementv1.Placement)) {
 	s.t.Helper()
 	p := s.placement()
-	poll.Update(s.t, k8s, p, time.Minute, func() { change(p) })
+	poll.Update(s.t, env.K8s, p, time.Minute, func() { change(p) })
 }
 
 // condition waits until the condition has status (and reason, if given)
@@ -150,7 +151,7 @@ func (s *site) ready() {
 func (s *site) events() map[string]int {
 	s.t.Helper()
 	var list corev1.EventList
-	poll.Must(s.t, k8s.List(s.ctx, &list, client.InNamespace(s.ns)))
+	poll.Must(s.t, env.K8s.List(s.ctx, &list, client.InNamespace(s.ns)))
 	out := map[string]int{}
 	for _, e := range list.Items {
 		if e.InvolvedObject.Kind == "Placement" && e.InvolvedObject.Name == s.name {
@@ -184,7 +185,7 @@ func (s *site) exists(obj client.Object) bool {
 // sqlCount runs a COUNT query on the local MariaDB.
 func sqlCount(t *testing.T, query string) string {
 	t.Helper()
-	out, err := db.Query(query)
+	out, err := env.DB.Query(query)
 	poll.Must(t, err)
 	return out
 }
@@ -202,13 +203,13 @@ func (s *site) userExists() bool {
 // the runner resolves the name to loopback inside each pod).
 func kindMariaDBService(t *testing.T, c client.Client, ns string) {
 	t.Helper()
-	port := int32(db.Port)
+	port := int32(env.DB.Port)
 	poll.Must(t, c.Create(t.Context(), &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "mariadb"},
 		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Name: "mysql", Port: port}}}}))
 	poll.Must(t, c.Create(t.Context(), &discoveryv1.EndpointSlice{
 		ObjectMeta:  metav1.ObjectMeta{Namespace: ns, Name: "mariadb-host", Labels: map[string]string{discoveryv1.LabelServiceName: "mariadb"}},
 		AddressType: discoveryv1.AddressTypeIPv4,
-		Endpoints:   []discoveryv1.Endpoint{{Addresses: []string{hostIP}}},
+		Endpoints:   []discoveryv1.Endpoint{{Addresses: []string{suite.HostIP}}},
 		Ports:       []discoveryv1.EndpointPort{{Name: ptr.To("mysql"), Port: &port}},
 	}))
 }

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/e2e/poll"
+	"github.com/c5c3/openstack-operators/e2e/suite"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
@@ -20,11 +21,11 @@ import (
 // and account go with them), garbage collection removes the owned children,
 // and the Placement's metric series disappear.
 func TestDeletionCleansUp(t *testing.T) {
-	s := newSite(t, k8s, "2025.2", nil)
+	s := newSite(t, env.K8s, "2025.2", nil)
 	s.ready()
 	series := fmt.Sprintf(`placement=%q`, s.name)
 	poll.Until(t, waitLong, func() error {
-		m, err := op.metrics()
+		m, err := env.Op.Metrics()
 		if err != nil {
 			return err
 		}
@@ -34,7 +35,7 @@ func TestDeletionCleansUp(t *testing.T) {
 		return nil
 	})
 
-	poll.Must(t, k8s.Delete(s.ctx, s.placement()))
+	poll.Must(t, env.K8s.Delete(s.ctx, s.placement()))
 	poll.Until(t, waitLong, func() error {
 		if s.exists(&placementv1.Placement{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name}}) {
 			return fmt.Errorf("placement still there")
@@ -57,7 +58,7 @@ func TestDeletionCleansUp(t *testing.T) {
 			}
 		}
 		var cms corev1.ConfigMapList
-		poll.Must(t, k8s.List(s.ctx, &cms, client.InNamespace(s.ns), client.HasLabels{"operators.c5c3.io/config-base"}))
+		poll.Must(t, env.K8s.List(s.ctx, &cms, client.InNamespace(s.ns), client.HasLabels{"operators.c5c3.io/config-base"}))
 		if len(cms.Items) > 0 {
 			return fmt.Errorf("%d config ConfigMaps left", len(cms.Items))
 		}
@@ -71,7 +72,7 @@ func TestDeletionCleansUp(t *testing.T) {
 			t.Errorf("no %s event; have %v", reason, s.events())
 		}
 	}
-	m, err := op.metrics()
+	m, err := env.Op.Metrics()
 	poll.Must(t, err)
 	if strings.Contains(m, series) {
 		t.Errorf("metric series of the deleted Placement remain")
@@ -82,7 +83,7 @@ func TestDeletionCleansUp(t *testing.T) {
 // db-sync and promotes installedRelease; a downgrade, a skipped release and
 // an image of another release are refused with their reasons.
 func TestReleaseUpgrade(t *testing.T) {
-	s := newSite(t, k8s, "2025.2", nil)
+	s := newSite(t, env.K8s, "2025.2", nil)
 	s.ready()
 	before := s.jobUID()
 	setRelease := func(release, tag string) {
@@ -125,11 +126,11 @@ func TestReleaseUpgrade(t *testing.T) {
 // TestCredentialRotation: a new service-user password rolls the Deployment
 // exactly once; the new pods run and the Placement is Ready again.
 func TestCredentialRotation(t *testing.T) {
-	s := newSite(t, k8s, "2025.2", nil)
+	s := newSite(t, env.K8s, "2025.2", nil)
 	s.ready()
 	gen := s.deployment().Generation
 	// Rotated at the source: ESO writes the new password into the Secret.
-	setCredential(t, k8s, credentialKey(s.ns, "placement-keystone"), map[string]string{"password": "ks-pw-2"})
+	suite.SetCredential(t, env.K8s, suite.CredentialKey(s.ns, "placement-keystone"), map[string]string{"password": "ks-pw-2"})
 	poll.Until(t, waitLong, func() error {
 		if g := s.deployment().Generation; g == gen {
 			return fmt.Errorf("deployment not rolled yet")
@@ -141,7 +142,7 @@ func TestCredentialRotation(t *testing.T) {
 		t.Errorf("deployment generation %d → %d, want one rollout", gen, g)
 	}
 	var rs appsv1.ReplicaSetList
-	poll.Must(t, k8s.List(s.ctx, &rs, client.InNamespace(s.ns)))
+	poll.Must(t, env.K8s.List(s.ctx, &rs, client.InNamespace(s.ns)))
 	if len(rs.Items) != 2 {
 		t.Errorf("%d ReplicaSets, want 2 (before and after the rotation)", len(rs.Items))
 	}
@@ -150,7 +151,7 @@ func TestCredentialRotation(t *testing.T) {
 // TestOperatorKilledMidPipeline: the operator dies while the db-sync Job
 // runs; once restarted it converges without a second Job.
 func TestOperatorKilledMidPipeline(t *testing.T) {
-	s := newSite(t, k8s, "2025.2", nil)
+	s := newSite(t, env.K8s, "2025.2", nil)
 	var uid string
 	poll.Until(t, waitLong, func() error {
 		uid = s.jobUID()
@@ -159,8 +160,8 @@ func TestOperatorKilledMidPipeline(t *testing.T) {
 		}
 		return nil
 	})
-	op.kill()
-	poll.Must(t, op.start())
+	env.Op.Kill()
+	poll.Must(t, env.Op.Start())
 	s.ready()
 	if got := s.jobUID(); got != uid {
 		t.Errorf("db-sync Job replaced after the restart: %s → %s", uid, got)

@@ -16,14 +16,15 @@ import (
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/e2e/poll"
+	"github.com/c5c3/openstack-operators/e2e/suite"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
 // TestAdmissionRefusesInvalidCRs: the chart's webhooks reach the operator
 // process and refuse what the CRD schema cannot catch.
 func TestAdmissionRefusesInvalidCRs(t *testing.T) {
-	s := &site{t: t, ctx: t.Context(), c: k8s, ns: "e2e-admission", name: "p-admission", schema: "pl_admission"}
-	poll.Must(t, k8s.Create(s.ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}}))
+	s := &site{t: t, ctx: t.Context(), c: env.K8s, ns: "e2e-admission", name: "p-admission", schema: "pl_admission"}
+	poll.Must(t, env.K8s.Create(s.ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}}))
 	for name, mutate := range map[string]func(*placementv1.Placement){
 		"option not in the release's catalog": func(p *placementv1.Placement) {
 			p.Spec.ExtraConfig = map[string]map[string]string{"placement": {"no_such_option": "1"}}
@@ -34,10 +35,10 @@ func TestAdmissionRefusesInvalidCRs(t *testing.T) {
 	} {
 		p := newPlacement(s, "2025.2")
 		mutate(p)
-		err := k8s.Create(s.ctx, p)
+		err := env.K8s.Create(s.ctx, p)
 		if err == nil {
 			t.Errorf("%s: admitted", name)
-			_ = k8s.Delete(s.ctx, p)
+			_ = env.K8s.Delete(s.ctx, p)
 			continue
 		}
 		if !strings.Contains(err.Error(), `admission webhook "vplacement.openstack.c5c3.io" denied the request`) {
@@ -48,7 +49,7 @@ func TestAdmissionRefusesInvalidCRs(t *testing.T) {
 
 // TestHPAAndNetworkPolicy: both children follow the spec on and off.
 func TestHPAAndNetworkPolicy(t *testing.T) {
-	s := newSite(t, k8s, "2025.2", nil)
+	s := newSite(t, env.K8s, "2025.2", nil)
 	s.ready()
 	s.update(func(p *placementv1.Placement) {
 		p.Spec.Autoscaling = &shared.AutoscalingSpec{MinReplicas: ptr.To(int32(2)), MaxReplicas: 4, TargetCPUUtilization: ptr.To(int32(70))}
@@ -86,18 +87,18 @@ func TestHTTPRoute(t *testing.T) {
 	withGateway := func(p *placementv1.Placement) {
 		p.Spec.Gateway = &shared.GatewaySpec{Hostname: "placement.example.org", ParentRef: shared.GatewayParentRef{Name: "public", Namespace: "gateways"}}
 	}
-	s := newSite(t, k8s, "2025.2", withGateway)
+	s := newSite(t, env.K8s, "2025.2", withGateway)
 	s.condition(placementv1.ConditionHTTPRouteReady, metav1.ConditionFalse, "GatewayAPINotInstalled")
 
-	poll.Must(t, installCRDs(mgmt, true))
-	poll.Must(t, op.restart())
+	poll.Must(t, suite.InstallCRDs(env.Mgmt, true))
+	poll.Must(t, env.Op.Restart())
 	s.condition(placementv1.ConditionHTTPRouteReady, metav1.ConditionFalse, "HTTPRouteNotAccepted")
 	route := &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name}}
 	if !s.exists(route) || len(route.Spec.Hostnames) != 1 || route.Spec.Hostnames[0] != "placement.example.org" {
 		t.Fatalf("HTTPRoute missing or wrong: %+v", route.Spec)
 	}
 	// No Gateway controller runs here: report the parent's acceptance as one would.
-	poll.Must(t, testenv.RouteAccepted(s.ctx, k8s, client.ObjectKeyFromObject(route), true))
+	poll.Must(t, testenv.RouteAccepted(s.ctx, env.K8s, client.ObjectKeyFromObject(route), true))
 	s.condition(placementv1.ConditionHTTPRouteReady, metav1.ConditionTrue, "HTTPRouteAccepted")
 	s.ready()
 

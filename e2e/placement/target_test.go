@@ -16,6 +16,7 @@ import (
 	"github.com/c5c3/openstack-operators/common/targetcluster"
 	"github.com/c5c3/openstack-operators/e2e/cluster"
 	"github.com/c5c3/openstack-operators/e2e/poll"
+	"github.com/c5c3/openstack-operators/e2e/suite"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
@@ -29,18 +30,18 @@ func TestTargetCluster(t *testing.T) {
 	poll.Must(t, err)
 	t.Cleanup(func() {
 		var code int
-		keepOrDown(target, &code)
+		suite.KeepOrDown(target, &code)
 	})
-	poll.Must(t, installCRDs(target, false))
-	eso, err := startESO(target)
+	poll.Must(t, suite.InstallCRDs(target, false))
+	eso, err := suite.StartESO(target)
 	poll.Must(t, err)
 	t.Cleanup(func() { _ = eso.Stop(10 * time.Second) })
 	remote, err := client.New(target.Config, client.Options{Scheme: operator.NewScheme(placementv1.AddToScheme)})
 	poll.Must(t, err)
-	poll.Must(t, prepareCluster(t.Context(), remote))
-	m, err := startMachine(t.Context(), target.Config, db)
+	poll.Must(t, suite.PrepareCluster(t.Context(), remote))
+	m, err := suite.StartMachine(t.Context(), target.Config, env.DB, env.Profiles)
 	poll.Must(t, err)
-	t.Cleanup(m.stop)
+	t.Cleanup(m.Stop)
 
 	kc, err := cluster.EmbeddedKubeconfig(target.Config)
 	poll.Must(t, err)
@@ -49,7 +50,7 @@ func TestTargetCluster(t *testing.T) {
 			Labels: map[string]string{targetcluster.RegistrationLabel: targetcluster.RegistrationLabelValue}},
 		Data: map[string][]byte{targetcluster.KubeconfigKey: kc},
 	}
-	poll.Must(t, k8s.Create(t.Context(), reg))
+	poll.Must(t, env.K8s.Create(t.Context(), reg))
 
 	s := newSite(t, remote, "2025.2", func(p *placementv1.Placement) {
 		p.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "target"}
@@ -64,7 +65,7 @@ func TestTargetCluster(t *testing.T) {
 		if !s.exists(obj) {
 			t.Errorf("%T %s missing on the target", obj, obj.GetName())
 		}
-		if err := k8s.Get(s.ctx, client.ObjectKeyFromObject(obj), obj); err == nil {
+		if err := env.K8s.Get(s.ctx, client.ObjectKeyFromObject(obj), obj); err == nil {
 			t.Errorf("%T %s landed on the management cluster", obj, obj.GetName())
 		}
 	}
@@ -72,12 +73,12 @@ func TestTargetCluster(t *testing.T) {
 		t.Errorf("schema %s not created through the target's Database", s.schema)
 	}
 
-	poll.Must(t, k8s.Delete(s.ctx, reg))
+	poll.Must(t, env.K8s.Delete(s.ctx, reg))
 	s.condition(placementv1.ConditionSecretsReady, metav1.ConditionFalse, "TargetClusterUnavailable")
 
-	poll.Must(t, k8s.Delete(s.ctx, s.placement()))
+	poll.Must(t, env.K8s.Delete(s.ctx, s.placement()))
 	poll.Until(t, waitLong, func() error {
-		if err := k8s.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: s.name}, &placementv1.Placement{}); err == nil {
+		if err := env.K8s.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: s.name}, &placementv1.Placement{}); err == nil {
 			return fmt.Errorf("placement still held")
 		}
 		return nil

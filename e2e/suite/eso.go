@@ -1,4 +1,4 @@
-package placement_test
+package suite
 
 import (
 	"context"
@@ -32,9 +32,9 @@ var (
 	clusterStore = esoGV.WithKind("ClusterSecretStore")
 )
 
-// startESO runs the ESO controller against c; only the reconcilers of the
+// StartESO runs the ESO controller against c; only the reconcilers of the
 // kinds the suite uses are on.
-func startESO(c *cluster.Cluster) (*localsvc.Proc, error) {
+func StartESO(c *cluster.Cluster) (*localsvc.Proc, error) {
 	bin, err := c.Tool("external-secrets")
 	if err != nil {
 		return nil, err
@@ -44,7 +44,7 @@ func startESO(c *cluster.Cluster) (*localsvc.Proc, error) {
 		return nil, err
 	}
 	// Only the reconcilers of the kinds in use, as make run has them.
-	flags, err := os.ReadFile(repoPath("hack", "eso.flags"))
+	flags, err := os.ReadFile(filepath.Join(c.Root(), "hack", "eso.flags"))
 	if err != nil {
 		return nil, err
 	}
@@ -54,9 +54,9 @@ func startESO(c *cluster.Cluster) (*localsvc.Proc, error) {
 		Env: append(localsvc.BaseEnv(dir), "KUBECONFIG="+c.Kubeconfig), Argv: argv})
 }
 
-// createStore creates the default ClusterSecretStore with the fake
+// CreateStore creates the default ClusterSecretStore with the fake
 // provider and waits until ESO has validated it.
-func createStore(ctx context.Context, c client.Client) error {
+func CreateStore(ctx context.Context, c client.Client) error {
 	store := &unstructured.Unstructured{}
 	store.SetGroupVersionKind(clusterStore)
 	store.SetName(shared.DefaultSecretStoreName)
@@ -90,9 +90,9 @@ func ready(u *unstructured.Unstructured) bool {
 	return false
 }
 
-// setCredential puts (or replaces) key in the fake store, as a value ESO's
+// SetCredential puts (or replaces) key in the fake store, as a value ESO's
 // dataFrom.extract turns into one Secret key per field.
-func setCredential(t *testing.T, c client.Client, key string, fields map[string]string) {
+func SetCredential(t *testing.T, c client.Client, key string, fields map[string]string) {
 	t.Helper()
 	value, err := json.Marshal(fields)
 	poll.Must(t, err)
@@ -115,9 +115,9 @@ func setCredential(t *testing.T, c client.Client, key string, fields map[string]
 	})
 }
 
-// externalSecret makes ESO write Secret name in ns from the store's key,
+// ExternalSecret makes ESO write Secret name in ns from the store's key,
 // refreshed every second.
-func externalSecret(t *testing.T, c client.Client, ns, name, key string) {
+func ExternalSecret(t *testing.T, c client.Client, ns, name, key string) {
 	t.Helper()
 	es := &unstructured.Unstructured{}
 	es.SetGroupVersionKind(esoGV.WithKind("ExternalSecret"))
@@ -132,5 +132,5 @@ func externalSecret(t *testing.T, c client.Client, ns, name, key string) {
 	poll.Must(t, c.Create(t.Context(), es))
 }
 
-// credentialKey names a site's entry in the fake store.
-func credentialKey(ns, name string) string { return fmt.Sprintf("%s/%s", ns, name) }
+// CredentialKey names a site's entry in the fake store.
+func CredentialKey(ns, name string) string { return fmt.Sprintf("%s/%s", ns, name) }

@@ -1,4 +1,4 @@
-package placement_test
+package suite
 
 import (
 	"context"
@@ -23,10 +23,11 @@ import (
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
 )
 
-// operatorProcess is the operator binary running on this machine with the
+// Operator is the operator binary running on this machine with the
 // chart's ServiceAccount token: every request it makes is checked against
 // the chart's RBAC.
-type operatorProcess struct {
+type Operator struct {
+	o                             Options
 	dir, bin, kubeconfig, certDir string
 	ports                         ports
 	proc                          *localsvc.Proc
@@ -47,44 +48,42 @@ func freePorts() (ports, error) {
 	return p, nil
 }
 
-var operatorPorts ports
-
-// helmInstall installs the chart; the webhooks point at the operator
-// process on loopback (webhook.url).
-func helmInstall(ctx context.Context) error {
-	var err error
-	if operatorPorts, err = freePorts(); err != nil {
-		return err
+// helmInstall installs the operator's chart on mgmt; the webhooks point at
+// the operator process on loopback (webhook.url), at the ports it returns.
+func helmInstall(ctx context.Context, mgmt *cluster.Cluster, o Options) (ports, error) {
+	p, err := freePorts()
+	if err != nil {
+		return p, err
 	}
 	helm, err := mgmt.Tool("helm")
 	if err != nil {
-		return err
+		return p, err
 	}
-	chart := repoPath("charts", "placement-operator")
+	chart := filepath.Join(mgmt.Root(), "charts", o.Chart)
 	if out, err := exec.CommandContext(ctx, helm, "dependency", "build", chart).CombinedOutput(); err != nil {
-		return fmt.Errorf("helm dependency build: %w: %s", err, out)
+		return p, fmt.Errorf("helm dependency build: %w: %s", err, out)
 	}
-	cmd := exec.CommandContext(ctx, helm, "install", releaseName, chart, "--kubeconfig", mgmt.Kubeconfig,
-		"--namespace", operatorNamespace, "--create-namespace",
-		"--set", "webhook.url=https://"+serverAddress()+":"+strconv.Itoa(operatorPorts.webhook),
-		"--set", "operator.clustersNamespace="+clustersNamespace)
+	cmd := exec.CommandContext(ctx, helm, "install", o.Release, chart, "--kubeconfig", mgmt.Kubeconfig,
+		"--namespace", o.OperatorNamespace, "--create-namespace",
+		"--set", "webhook.url=https://"+ServerAddress()+":"+strconv.Itoa(p.webhook),
+		"--set", "operator.clustersNamespace="+ClustersNamespace)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("helm install: %w: %s", err, out)
+		return p, fmt.Errorf("helm install: %w: %s", err, out)
 	}
-	return nil
+	return p, nil
 }
 
 // newOperator builds the binary and writes a kubeconfig holding a token of
 // the chart's ServiceAccount, and the webhook certificate the chart made.
-func newOperator(ctx context.Context) (*operatorProcess, error) {
+func newOperator(ctx context.Context, mgmt *cluster.Cluster, k8s client.Client, opts Options, p ports) (*Operator, error) {
 	dir, err := os.MkdirTemp("", "e2e-operator")
 	if err != nil {
 		return nil, err
 	}
-	o := &operatorProcess{dir: dir, bin: filepath.Join(dir, "placement-operator"), kubeconfig: filepath.Join(dir, "kubeconfig"),
-		certDir: filepath.Join(dir, "certs"), ports: operatorPorts}
-	build := exec.CommandContext(ctx, "go", "build", "-o", o.bin, "./placement-operator/cmd")
-	build.Dir = root
+	o := &Operator{o: opts, dir: dir, bin: filepath.Join(dir, opts.Chart), kubeconfig: filepath.Join(dir, "kubeconfig"),
+		certDir: filepath.Join(dir, "certs"), ports: p}
+	build := exec.CommandContext(ctx, "go", "build", "-o", o.bin, "./"+opts.Chart+"/cmd")
+	build.Dir = mgmt.Root()
 	if out, err := build.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("building the operator: %w: %s", err, out)
 	}
@@ -92,8 +91,8 @@ func newOperator(ctx context.Context) (*operatorProcess, error) {
 	if err != nil {
 		return nil, err
 	}
-	sa := releaseName + "-placement-operator"
-	tok, err := cs.CoreV1().ServiceAccounts(operatorNamespace).CreateToken(ctx, sa,
+	sa := opts.Release + "-" + opts.Chart
+	tok, err := cs.CoreV1().ServiceAccounts(opts.OperatorNamespace).CreateToken(ctx, sa,
 		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptr.To(int64(24 * 3600))}}, metav1.CreateOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("token of ServiceAccount %s: %w", sa, err)
@@ -108,7 +107,7 @@ func newOperator(ctx context.Context) (*operatorProcess, error) {
 		return nil, err
 	}
 	var cert corev1.Secret
-	if err := k8s.Get(ctx, client.ObjectKey{Namespace: operatorNamespace, Name: sa + "-webhook-cert"}, &cert); err != nil {
+	if err := k8s.Get(ctx, client.ObjectKey{Namespace: opts.OperatorNamespace, Name: sa + "-webhook-cert"}, &cert); err != nil {
 		return nil, fmt.Errorf("webhook certificate from the chart: %w", err)
 	}
 	if err := os.MkdirAll(o.certDir, 0o700); err != nil {
@@ -122,11 +121,11 @@ func newOperator(ctx context.Context) (*operatorProcess, error) {
 	return o, nil
 }
 
-// start runs the operator with the chart's flags, except for addresses
+// Start runs the operator with the chart's flags, except for addresses
 // (loopback) and --probe-url-annotation (the pod runner names the local
 // API; on kind, --probe-via-apiserver).
-func (o *operatorProcess) start() error {
-	env := append(localsvc.BaseEnv(o.dir), "KUBECONFIG="+o.kubeconfig, "POD_NAMESPACE="+operatorNamespace)
+func (o *Operator) Start() error {
+	env := append(localsvc.BaseEnv(o.dir), "KUBECONFIG="+o.kubeconfig, "POD_NAMESPACE="+o.o.OperatorNamespace)
 	argv := []string{o.bin,
 		"--leader-elect=true",
 		"--metrics-bind-address=127.0.0.1:" + strconv.Itoa(o.ports.metrics),
@@ -134,7 +133,7 @@ func (o *operatorProcess) start() error {
 		"--enable-webhooks=true",
 		"--webhook-port=" + strconv.Itoa(o.ports.webhook),
 		"--webhook-cert-dir=" + o.certDir,
-		"--clusters-namespace=" + clustersNamespace,
+		"--clusters-namespace=" + ClustersNamespace,
 		"--abandon-grace=20s",
 		"--zap-log-level=info",
 	}
@@ -144,7 +143,7 @@ func (o *operatorProcess) start() error {
 	} else {
 		argv = append(argv, "--probe-url-annotation")
 	}
-	p, err := localsvc.Start(localsvc.ProcSpec{Name: "placement-operator", Dir: o.dir, Argv: argv, Env: env})
+	p, err := localsvc.Start(localsvc.ProcSpec{Name: o.o.Chart, Dir: o.dir, Argv: argv, Env: env})
 	if err != nil {
 		return err
 	}
@@ -152,20 +151,21 @@ func (o *operatorProcess) start() error {
 	return localsvc.WaitHTTP(p, "http://127.0.0.1:"+strconv.Itoa(o.ports.health)+"/readyz", http.StatusOK, 2*time.Minute)
 }
 
-// kill ends the operator abruptly (SIGKILL), as a node failure would.
-func (o *operatorProcess) kill() {
+// Kill ends the operator abruptly (SIGKILL), as a node failure would.
+func (o *Operator) Kill() {
 	if o.proc != nil {
 		_ = o.proc.Stop(0)
 	}
 }
 
-// restart kills the operator and starts it again.
-func (o *operatorProcess) restart() error {
-	o.kill()
-	return o.start()
+// Restart kills the operator and starts it again.
+func (o *Operator) Restart() error {
+	o.Kill()
+	return o.Start()
 }
 
-func (o *operatorProcess) stop() {
+// Stop stops the operator and removes its files (kept with E2E_KEEP).
+func (o *Operator) Stop() {
 	if o.proc != nil {
 		_ = o.proc.Stop(15 * time.Second)
 	}
@@ -176,8 +176,8 @@ func (o *operatorProcess) stop() {
 	_ = os.RemoveAll(o.dir)
 }
 
-// metrics returns the operator's Prometheus text.
-func (o *operatorProcess) metrics() (string, error) {
+// Metrics returns the operator's Prometheus text.
+func (o *Operator) Metrics() (string, error) {
 	resp, err := http.Get("http://127.0.0.1:" + strconv.Itoa(o.ports.metrics) + "/metrics") //nolint:noctx // loopback scrape
 	if err != nil {
 		return "", err

@@ -1,4 +1,4 @@
-package placement_test
+package suite
 
 import (
 	"context"
@@ -17,16 +17,17 @@ import (
 	"github.com/c5c3/openstack-operators/e2e/standins"
 )
 
-// machine is what runs beside a cluster on this machine: the
+// Machine is what runs beside a cluster on this machine: the
 // mariadb-operator stand-ins (Database/User/Grant carried out on the real
-// MariaDB) and the pod runner.
-type machine struct {
-	runner *localrun.Runner
+// MariaDB) and the pod runner with the operators' profiles.
+type Machine struct {
+	Runner *localrun.Runner
 	cancel context.CancelFunc
 	done   chan struct{}
 }
 
-func startMachine(ctx context.Context, cfg *rest.Config, db *localsvc.MariaDB) (*machine, error) {
+// StartMachine starts the stand-ins and, with kwok, the pod runner against cfg.
+func StartMachine(ctx context.Context, cfg *rest.Config, db *localsvc.MariaDB, profiles []localrun.Profile) (*Machine, error) {
 	scheme, err := standins.NewScheme()
 	if err != nil {
 		return nil, err
@@ -44,14 +45,14 @@ func startMachine(ctx context.Context, cfg *rest.Config, db *localsvc.MariaDB) (
 		return nil, err
 	}
 	// On kind a real kubelet runs the pods.
-	r := &localrun.Runner{Client: mgr.GetClient(), Profiles: []localrun.Profile{localrun.Placement}, Hosts: localrun.MariaDBHosts(mgr.GetClient())}
+	r := &localrun.Runner{Client: mgr.GetClient(), Profiles: profiles, Hosts: localrun.MariaDBHosts(mgr.GetClient())}
 	if !cluster.Kind() {
 		if err := r.SetupWithManager(mgr); err != nil {
 			return nil, err
 		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	m := &machine{runner: r, cancel: cancel, done: make(chan struct{})}
+	m := &Machine{Runner: r, cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(m.done)
 		if err := mgr.Start(ctx); err != nil {
@@ -61,8 +62,9 @@ func startMachine(ctx context.Context, cfg *rest.Config, db *localsvc.MariaDB) (
 	return m, nil
 }
 
-func (m *machine) stop() {
+// Stop stops the stand-ins and every process the runner started.
+func (m *Machine) Stop() {
 	m.cancel()
 	<-m.done
-	m.runner.Stop()
+	m.Runner.Stop()
 }
