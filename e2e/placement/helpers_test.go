@@ -4,16 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -27,10 +24,7 @@ import (
 
 const waitLong = 3 * time.Minute
 
-// site is one Placement in its own namespace, on a managed MariaDB (the
-// MariaDB CR "mariadb"; its Database, User and Grant become a real schema
-// and account on the local server, whose port the CR names). The account of
-// a managed Placement is the CR's name.
+// site is one Placement on its suite.Site.
 type site struct {
 	t   *testing.T
 	ctx context.Context
@@ -43,37 +37,15 @@ type site struct {
 	dbUser string
 }
 
-var nonWord = regexp.MustCompile(`[^a-z0-9]+`)
-
 // newSite creates the namespace, the MariaDB CR and both credential
 // Secrets on c, and a Placement as a user writes it (the mutating webhook
 // fills the defaults), changed by mutate.
 func newSite(t *testing.T, c client.Client, release string, mutate func(*placementv1.Placement)) *site {
 	t.Helper()
-	slug := strings.Trim(nonWord.ReplaceAllString(strings.ToLower(t.Name()), "-"), "-")
-	if len(slug) > 40 {
-		slug = slug[len(slug)-40:]
-	}
-	slug = strings.Trim(slug, "-")
-	// One MariaDB server plays every namespace's MariaDB, and a managed
-	// Placement's account is named after the CR: the CR name is unique.
-	s := &site{t: t, ctx: t.Context(), c: c, ns: "e2e-" + slug, name: "p-" + slug}
-	s.schema = "pl_" + strings.ReplaceAll(slug, "-", "_")
-	s.dbUser = s.name
-	poll.Must(t, c.Create(s.ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}}))
-	m := &mariadbv1alpha1.MariaDB{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "mariadb"}}
-	m.Spec.Storage = mariadbv1alpha1.Storage{Size: ptr.To(resource.MustParse("1Gi"))}
-	poll.Must(t, c.Create(s.ctx, m))
+	in := suite.NewSite(t, env.K8s, c, "placement", "p")
+	s := &site{t: t, ctx: in.Ctx, c: c, ns: in.NS, name: in.Name, schema: in.Schema, dbUser: in.DBUser}
 	if cluster.Kind() {
 		kindMariaDBService(t, c, s.ns)
-	}
-	// The credential Secrets come from the real ESO, out of the fake store.
-	suite.SetCredential(t, c, suite.CredentialKey(s.ns, "placement-db"), map[string]string{"username": s.dbUser, "password": "db-pw-1"})
-	suite.SetCredential(t, c, suite.CredentialKey(s.ns, "placement-keystone"), map[string]string{"password": "ks-pw-1"})
-	suite.ExternalSecret(t, c, s.ns, "placement-db", suite.CredentialKey(s.ns, "placement-db"))
-	suite.ExternalSecret(t, c, s.ns, "placement-keystone", suite.CredentialKey(s.ns, "placement-keystone"))
-	if c != env.K8s {
-		poll.Must(t, env.K8s.Create(s.ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}}))
 	}
 	p := newPlacement(s, release)
 	if mutate != nil {

@@ -45,9 +45,8 @@ type Options struct {
 	// Profiles say how the pod runner runs the operator's pods (given the
 	// repository's root).
 	Profiles func(root string) []localrun.Profile
-	// Prepare adds what the operator's scenarios share (after the store);
-	// may be nil.
-	Prepare func(ctx context.Context, env *Env) error
+	// S3 starts a real S3 server (localsvc.S3) for the operator's stores.
+	S3 bool
 }
 
 // Env is what the suite's tests use.
@@ -56,6 +55,7 @@ type Env struct {
 	Mgmt    *cluster.Cluster
 	K8s     client.Client
 	DB      *localsvc.MariaDB
+	S3      *localsvc.S3
 	Op      *Operator
 	Machine *Machine
 	// Profiles are the pod runner's, for a second cluster's machine.
@@ -114,6 +114,12 @@ func up(o Options, env *Env, stops *[]func(), code *int) error {
 		return err
 	}
 	*stops = append(*stops, func() { _ = env.DB.Stop() })
+	if o.S3 {
+		if env.S3, err = localsvc.StartS3(); err != nil {
+			return err
+		}
+		*stops = append(*stops, func() { _ = env.S3.Stop() })
+	}
 	env.Profiles = o.Profiles(env.Root)
 	if env.Machine, err = StartMachine(ctx, env.Mgmt.Config, env.DB, env.Profiles); err != nil {
 		return err
@@ -130,13 +136,7 @@ func up(o Options, env *Env, stops *[]func(), code *int) error {
 	if err := env.Op.Start(); err != nil {
 		return err
 	}
-	if err := PrepareCluster(ctx, env.K8s); err != nil {
-		return err
-	}
-	if o.Prepare != nil {
-		return o.Prepare(ctx, env)
-	}
-	return nil
+	return PrepareCluster(ctx, env.K8s)
 }
 
 // KeepOrDown deletes the cluster unless E2E_KEEP is set (then a failed

@@ -1,0 +1,106 @@
+package glance_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/e2e/poll"
+	"github.com/c5c3/openstack-operators/e2e/suite"
+	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
+)
+
+const waitLong = 3 * time.Minute
+
+// site is one Glance on its suite.Site with two GlanceBackends, "fast" (the
+// default store) and "archive", each on its own bucket of the suite's S3
+// server, reading the S3 account from the Secret "s3".
+type site struct {
+	*suite.Site
+	buckets map[string]string
+}
+
+// newSite creates the inputs, the buckets, the backends and a Glance as a
+// user writes them (the mutating webhooks fill the defaults).
+func newSite(t *testing.T, release string) *site {
+	t.Helper()
+	in := suite.NewSite(t, env.K8s, env.K8s, "glance", "g")
+	s := &site{Site: in, buckets: map[string]string{"fast": in.Name + "-fast", "archive": in.Name + "-archive"}}
+	for _, b := range s.buckets {
+		poll.Must(t, env.S3.CreateBucket(s.Ctx, b))
+	}
+	poll.Must(t, env.K8s.Create(s.Ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: "s3"},
+		StringData: map[string]string{"access-key-id": env.S3.AccessKey, "secret-access-key": env.S3.SecretKey}}))
+	for name, bucket := range s.buckets {
+		poll.Must(t, env.K8s.Create(s.Ctx, &glancev1.GlanceBackend{
+			ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: name},
+			Spec: glancev1.GlanceBackendSpec{
+				GlanceRef: glancev1.GlanceRef{Name: s.Name}, Type: glancev1.BackendS3, IsDefault: name == "fast",
+				S3: &glancev1.S3Spec{Host: env.S3.URL(), Bucket: bucket, Region: env.S3.Region,
+					CredentialsSecretRef: glancev1.CredentialsSecretRef{Name: "s3"}},
+			},
+		}))
+	}
+	poll.Must(t, env.K8s.Create(s.Ctx, &glancev1.Glance{
+		ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: s.Name},
+		Spec: glancev1.GlanceSpec{ServiceSpec: shared.ServiceSpec{
+			OpenStackRelease: release,
+			Image:            shared.ImageSpec{Repository: "registry.example.org/openstack/glance", Tag: release},
+			Database: shared.DatabaseSpec{
+				ClusterRef: &shared.LocalObjectRef{Name: "mariadb"},
+				Port:       int32(env.DB.Port),
+				Database:   s.Schema,
+				SecretRef:  shared.SecretKeyRef{Name: "glance-db"},
+			},
+			Cache:            shared.CacheSpec{Servers: []string{"memcached." + s.NS + ".svc:11211"}},
+			KeystoneEndpoint: "http://keystone.openstack.svc:5000/v3",
+			ServiceUser:      shared.ServiceUserSpec{SecretRef: shared.SecretKeyRef{Name: "glance-keystone", Key: "password"}},
+		}},
+	}))
+	return s
+}
+
+// glance reads the CR.
+func (s *site) glance() *glancev1.Glance {
+	var g glancev1.Glance
+	poll.Must(s.T, env.K8s.Get(s.Ctx, client.ObjectKey{Namespace: s.NS, Name: s.Name}, &g))
+	return &g
+}
+
+// condition waits until the Glance's condition typ has status (and
+// reason, if given) for the current generation.
+func (s *site) condition(typ string, status metav1.ConditionStatus, reason string) *metav1.Condition {
+	s.T.Helper()
+	var found *metav1.Condition
+	poll.Until(s.T, waitLong, func() error {
+		g := s.glance()
+		c := meta.FindStatusCondition(g.Status.Conditions, typ)
+		if c == nil || c.Status != status || c.ObservedGeneration != g.Generation || (reason != "" && c.Reason != reason) {
+			return fmt.Errorf("%s = %+v, want %s %s", typ, c, status, reason)
+		}
+		found = c
+		return nil
+	})
+	return found
+}
+
+// backendReady waits until the backend is Ready.
+func (s *site) backendReady(name string) {
+	s.T.Helper()
+	poll.Until(s.T, waitLong, func() error {
+		var b glancev1.GlanceBackend
+		if err := env.K8s.Get(s.Ctx, client.ObjectKey{Namespace: s.NS, Name: name}, &b); err != nil {
+			return err
+		}
+		if !meta.IsStatusConditionTrue(b.Status.Conditions, "Ready") {
+			return fmt.Errorf("backend %s: %+v", name, b.Status.Conditions)
+		}
+		return nil
+	})
+}

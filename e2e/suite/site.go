@@ -1,0 +1,67 @@
+package suite
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/c5c3/openstack-operators/e2e/poll"
+)
+
+// Site is one CR's inputs in their own namespace, named after the test:
+// the namespace, a managed MariaDB (the MariaDB CR "mariadb"; its Database,
+// User and Grant become a real schema and account on the local server) and
+// the credential Secrets <service>-db and <service>-keystone, written by
+// the real ESO from the fake store. The account of a managed CR is the
+// CR's name.
+type Site struct {
+	T   *testing.T
+	Ctx context.Context
+	// C holds the inputs and receives the children: the management
+	// cluster, or a target cluster. The CR is always on the management one.
+	C      client.Client
+	NS     string
+	Name   string
+	Schema string
+	DBUser string
+}
+
+var nonWord = regexp.MustCompile(`[^a-z0-9]+`)
+
+// NewSite creates the inputs of a CR of service on c (prefix starts the
+// CR's name and, with "_", the schema's); mgmt receives the namespace too
+// when c is a target cluster.
+func NewSite(t *testing.T, mgmt, c client.Client, service, prefix string) *Site {
+	t.Helper()
+	slug := strings.Trim(nonWord.ReplaceAllString(strings.ToLower(t.Name()), "-"), "-")
+	if len(slug) > 40 {
+		slug = slug[len(slug)-40:]
+	}
+	slug = strings.Trim(slug, "-")
+	// One MariaDB server plays every namespace's MariaDB, and a managed
+	// CR's account is named after the CR: the CR name is unique.
+	s := &Site{T: t, Ctx: t.Context(), C: c, NS: "e2e-" + slug, Name: prefix + "-" + slug}
+	s.Schema = prefix + "_" + strings.ReplaceAll(slug, "-", "_")
+	s.DBUser = s.Name
+	poll.Must(t, c.Create(s.Ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.NS}}))
+	m := &mariadbv1alpha1.MariaDB{ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: "mariadb"}}
+	m.Spec.Storage = mariadbv1alpha1.Storage{Size: ptr.To(resource.MustParse("1Gi"))}
+	poll.Must(t, c.Create(s.Ctx, m))
+	db, ks := service+"-db", service+"-keystone"
+	SetCredential(t, c, CredentialKey(s.NS, db), map[string]string{"username": s.DBUser, "password": "db-pw-1"})
+	SetCredential(t, c, CredentialKey(s.NS, ks), map[string]string{"password": "ks-pw-1"})
+	ExternalSecret(t, c, s.NS, db, CredentialKey(s.NS, db))
+	ExternalSecret(t, c, s.NS, ks, CredentialKey(s.NS, ks))
+	if c != mgmt {
+		poll.Must(t, mgmt.Create(s.Ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.NS}}))
+	}
+	return s
+}
