@@ -10,7 +10,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	"github.com/c5c3/openstack-operators/e2e/suite"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
@@ -49,19 +48,7 @@ func newSite(t *testing.T, release string) *site {
 	}
 	poll.Must(t, env.K8s.Create(s.Ctx, &glancev1.Glance{
 		ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: s.Name},
-		Spec: glancev1.GlanceSpec{ServiceSpec: shared.ServiceSpec{
-			OpenStackRelease: release,
-			Image:            shared.ImageSpec{Repository: "registry.example.org/openstack/glance", Tag: release},
-			Database: shared.DatabaseSpec{
-				ClusterRef: &shared.LocalObjectRef{Name: "mariadb"},
-				Port:       int32(env.DB.Port),
-				Database:   s.Schema,
-				SecretRef:  shared.SecretKeyRef{Name: "glance-db"},
-			},
-			Cache:            shared.CacheSpec{Servers: []string{"memcached." + s.NS + ".svc:11211"}},
-			KeystoneEndpoint: "http://keystone.openstack.svc:5000/v3",
-			ServiceUser:      shared.ServiceUserSpec{SecretRef: shared.SecretKeyRef{Name: "glance-keystone", Key: "password"}},
-		}},
+		Spec:       glancev1.GlanceSpec{ServiceSpec: in.Spec(release, "", env.DB.Port)},
 	}))
 	return s
 }

@@ -15,7 +15,6 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/e2e/cluster"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	"github.com/c5c3/openstack-operators/e2e/suite"
@@ -56,27 +55,13 @@ func newSite(t *testing.T, c client.Client, release string, mutate func(*placeme
 }
 
 // newPlacement is the sample Placement without the fields the webhook
-// defaults.
+// defaults. On kind the image runs: E2E_PLACEMENT_IMAGE_REPOSITORY names
+// one with a tag per release.
 func newPlacement(s *site, release string) *placementv1.Placement {
-	repo := "registry.example.org/openstack/placement"
-	if r := os.Getenv("E2E_PLACEMENT_IMAGE_REPOSITORY"); r != "" {
-		repo = r // on kind the image runs: one tag per release
-	}
+	in := &suite.Site{NS: s.ns, Schema: s.schema, Service: "placement"}
 	return &placementv1.Placement{
 		ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name},
-		Spec: placementv1.PlacementSpec{ServiceSpec: shared.ServiceSpec{
-			OpenStackRelease: release,
-			Image:            shared.ImageSpec{Repository: repo, Tag: release},
-			Database: shared.DatabaseSpec{
-				ClusterRef: &shared.LocalObjectRef{Name: "mariadb"},
-				Port:       int32(env.DB.Port),
-				Database:   s.schema,
-				SecretRef:  shared.SecretKeyRef{Name: "placement-db"},
-			},
-			Cache:            shared.CacheSpec{Servers: []string{"memcached." + s.ns + ".svc:11211"}},
-			KeystoneEndpoint: "http://keystone.openstack.svc:5000/v3",
-			ServiceUser:      shared.ServiceUserSpec{SecretRef: shared.SecretKeyRef{Name: "placement-keystone", Key: "password"}},
-		}},
+		Spec:       placementv1.PlacementSpec{ServiceSpec: in.Spec(release, os.Getenv("E2E_PLACEMENT_IMAGE_REPOSITORY"), env.DB.Port)},
 	}
 }
 

@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"cmp"
 	"context"
 	"regexp"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 )
 
@@ -32,6 +34,8 @@ type Site struct {
 	Name   string
 	Schema string
 	DBUser string
+	// Service names the credential Secrets and the image.
+	Service string
 }
 
 var nonWord = regexp.MustCompile(`[^a-z0-9]+`)
@@ -48,7 +52,7 @@ func NewSite(t *testing.T, mgmt, c client.Client, service, prefix string) *Site 
 	slug = strings.Trim(slug, "-")
 	// One MariaDB server plays every namespace's MariaDB, and a managed
 	// CR's account is named after the CR: the CR name is unique.
-	s := &Site{T: t, Ctx: t.Context(), C: c, NS: "e2e-" + slug, Name: prefix + "-" + slug}
+	s := &Site{T: t, Ctx: t.Context(), C: c, NS: "e2e-" + slug, Name: prefix + "-" + slug, Service: service}
 	s.Schema = prefix + "_" + strings.ReplaceAll(slug, "-", "_")
 	s.DBUser = s.Name
 	poll.Must(t, c.Create(s.Ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.NS}}))
@@ -64,4 +68,24 @@ func NewSite(t *testing.T, mgmt, c client.Client, service, prefix string) *Site 
 		poll.Must(t, mgmt.Create(s.Ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.NS}}))
 	}
 	return s
+}
+
+// Spec is the shared spec of the site's CR on release as a user writes it
+// (the webhook fills the rest): the image repository (repo, or
+// registry.example.org/openstack/<service>), the managed MariaDB at port,
+// the credential Secrets, a memcached and a Keystone by their Service names.
+func (s *Site) Spec(release, repo string, port int) shared.ServiceSpec {
+	return shared.ServiceSpec{
+		OpenStackRelease: release,
+		Image:            shared.ImageSpec{Repository: cmp.Or(repo, "registry.example.org/openstack/"+s.Service), Tag: release},
+		Database: shared.DatabaseSpec{
+			ClusterRef: &shared.LocalObjectRef{Name: "mariadb"},
+			Port:       int32(port),
+			Database:   s.Schema,
+			SecretRef:  shared.SecretKeyRef{Name: s.Service + "-db"},
+		},
+		Cache:            shared.CacheSpec{Servers: []string{"memcached." + s.NS + ".svc:11211"}},
+		KeystoneEndpoint: "http://keystone.openstack.svc:5000/v3",
+		ServiceUser:      shared.ServiceUserSpec{SecretRef: shared.SecretKeyRef{Name: s.Service + "-keystone", Key: "password"}},
+	}
 }
