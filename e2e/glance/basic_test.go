@@ -28,7 +28,7 @@ func TestFreshInstallToReady(t *testing.T) {
 			s := newSite(t, release)
 			s.condition(conditions.TypeReady, metav1.ConditionTrue, "")
 			for name := range s.buckets {
-				s.backendReady(name)
+				s.backendCondition(name, conditions.TypeReady, metav1.ConditionTrue, "")
 			}
 			g := s.glance()
 			if g.Spec.ServiceUser.Username != "glance" || g.Status.InstalledRelease != release {

@@ -37,14 +37,7 @@ func newSite(t *testing.T, release string) *site {
 	poll.Must(t, env.K8s.Create(s.Ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: "s3"},
 		StringData: map[string]string{"access-key-id": env.S3.AccessKey, "secret-access-key": env.S3.SecretKey}}))
 	for name, bucket := range s.buckets {
-		poll.Must(t, env.K8s.Create(s.Ctx, &glancev1.GlanceBackend{
-			ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: name},
-			Spec: glancev1.GlanceBackendSpec{
-				GlanceRef: glancev1.GlanceRef{Name: s.Name}, Type: glancev1.BackendS3, IsDefault: name == "fast",
-				S3: &glancev1.S3Spec{Host: env.S3.URL(), Bucket: bucket, Region: env.S3.Region,
-					CredentialsSecretRef: glancev1.CredentialsSecretRef{Name: "s3"}},
-			},
-		}))
+		poll.Must(t, env.K8s.Create(s.Ctx, s.backend(name, bucket, "s3", name == "fast")))
 	}
 	poll.Must(t, env.K8s.Create(s.Ctx, &glancev1.Glance{
 		ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: s.Name},
@@ -77,17 +70,39 @@ func (s *site) condition(typ string, status metav1.ConditionStatus, reason strin
 	return found
 }
 
-// backendReady waits until the backend is Ready.
-func (s *site) backendReady(name string) {
+// backendCondition waits until the backend's condition typ has status
+// (and reason, if given) for its current generation.
+func (s *site) backendCondition(name, typ string, status metav1.ConditionStatus, reason string) {
 	s.T.Helper()
 	poll.Until(s.T, waitLong, func() error {
 		var b glancev1.GlanceBackend
 		if err := env.K8s.Get(s.Ctx, client.ObjectKey{Namespace: s.NS, Name: name}, &b); err != nil {
 			return err
 		}
-		if !meta.IsStatusConditionTrue(b.Status.Conditions, "Ready") {
-			return fmt.Errorf("backend %s: %+v", name, b.Status.Conditions)
+		c := meta.FindStatusCondition(b.Status.Conditions, typ)
+		if c == nil || c.Status != status || c.ObservedGeneration != b.Generation || (reason != "" && c.Reason != reason) {
+			return fmt.Errorf("backend %s: %s = %+v, want %s %s", name, typ, c, status, reason)
 		}
 		return nil
 	})
+}
+
+// backend is a GlanceBackend of the site on bucket, reading secret.
+func (s *site) backend(name, bucket, secret string, isDefault bool) *glancev1.GlanceBackend {
+	return &glancev1.GlanceBackend{
+		ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: name},
+		Spec: glancev1.GlanceBackendSpec{
+			GlanceRef: glancev1.GlanceRef{Name: s.Name}, Type: glancev1.BackendS3, IsDefault: isDefault,
+			S3: &glancev1.S3Spec{Host: env.S3.URL(), Bucket: bucket, Region: env.S3.Region,
+				CredentialsSecretRef: glancev1.CredentialsSecretRef{Name: secret}},
+		},
+	}
+}
+
+// setDefault changes a backend's isDefault, retrying on conflicts.
+func (s *site) setDefault(name string, isDefault bool) {
+	s.T.Helper()
+	b := &glancev1.GlanceBackend{}
+	poll.Must(s.T, env.K8s.Get(s.Ctx, client.ObjectKey{Namespace: s.NS, Name: name}, b))
+	poll.Update(s.T, env.K8s, b, time.Minute, func() { b.Spec.IsDefault = isDefault })
 }
