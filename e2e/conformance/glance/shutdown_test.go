@@ -9,16 +9,22 @@ import (
 	"time"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/e2e/conformance/harness"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 )
 
 // slowBody streams left random bytes, chunk bytes per tick, so an upload
-// is still arriving for about left/chunk ticks.
+// is still arriving for about left/chunk ticks. The tick paces the
+// client's upload rate (it is the load, not a wait); started is closed once
+// the server has taken the first bytes.
 type slowBody struct {
 	left, chunk int
 	tick        time.Duration
 	inChunk     int // bytes left of the current chunk
+	sent        int
+	started     chan struct{}
+	announced   bool
 }
 
 func (b *slowBody) Read(p []byte) (int, error) {
@@ -26,6 +32,11 @@ func (b *slowBody) Read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	if b.inChunk == 0 {
+		if b.sent > 0 && !b.announced {
+			// The first chunk is on the wire: the upload is under way.
+			close(b.started)
+			b.announced = true
+		}
 		time.Sleep(b.tick)
 		b.inChunk = b.chunk
 	}
@@ -33,6 +44,7 @@ func (b *slowBody) Read(p []byte) (int, error) {
 	_, _ = rand.Read(p[:n])
 	b.left -= n
 	b.inChunk -= n
+	b.sent += n
 	return n, nil
 }
 
@@ -50,11 +62,12 @@ func TestUploadDuringTheDrainWindowCompletes(t *testing.T) {
 }
 
 // upload streams size bytes into image id over about d and reports the
-// answer on the returned channel.
-func upload(t *testing.T, api imageAPI, id string, size int, d time.Duration) <-chan uploadResult {
+// answer on the first channel; the second is closed once the server has
+// taken the first chunk.
+func upload(t *testing.T, api imageAPI, id string, size int, d time.Duration) (<-chan uploadResult, <-chan struct{}) {
 	const chunks = 40
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPut, api.url+"v2/images/"+id+"/file",
-		&slowBody{left: size, chunk: size / chunks, tick: d / chunks})
+	body := &slowBody{left: size, chunk: size / chunks, tick: d / chunks, started: make(chan struct{})}
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPut, api.url+"v2/images/"+id+"/file", body)
 	poll.Must(t, err)
 	req.ContentLength = int64(size)
 	req.Header.Set("Content-Type", "application/octet-stream")
@@ -71,7 +84,7 @@ func upload(t *testing.T, api imageAPI, id string, size int, d time.Duration) <-
 		_ = resp.Body.Close()
 		done <- uploadResult{status: resp.StatusCode, body: string(b), after: time.Since(start)}
 	}()
-	return done
+	return done, body.started
 }
 
 type uploadResult struct {
@@ -91,10 +104,17 @@ func uploadAcrossStop(t *testing.T, release string) {
 	api := imageAPI{t: t, url: a.URL, token: token}
 
 	// Within the drain window: 4 MiB over ~5 s, the stop beginning 1 s in.
-	within := upload(t, api, api.create("within"), 4<<20, 5*time.Second)
+	within, withinStarted := upload(t, api, api.create("within"), 4<<20, 5*time.Second)
 	// Beyond it: 4 MiB over ~14 s, SIGTERM landing ~5 s before its end.
-	beyond := upload(t, api, api.create("beyond"), 4<<20, 14*time.Second)
-	time.Sleep(time.Second)
+	beyond, beyondStarted := upload(t, api, api.create("beyond"), 4<<20, 14*time.Second)
+	// The stop begins once both uploads are under way.
+	for _, started := range []<-chan struct{}{withinStarted, beyondStarted} {
+		select {
+		case <-started:
+		case <-time.After(harness.WaitLong):
+			t.Fatal("an upload did not start")
+		}
+	}
 	afterTerm, stopErr := a.Container.StopLikeKubelet(a.Container.Dir, a.Proc)
 	w, b := <-within, <-beyond
 	t.Logf("%s: upload within the drain window: %d %v after %s; upload beyond it: %d %v after %s; exited %s after SIGTERM (grace %s)",
