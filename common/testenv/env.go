@@ -117,3 +117,8 @@ func hack(script string, args ...string) (string, error) {
 	}
 	return strings.TrimSpace(string(out)), nil
 }
+
+// DebianRoot returns the root filesystem of a newer Debian suite with the
+// OpenStack services in it, building it with hack/rootfs.sh first when it
+// is not in the cache yet.
+func DebianRoot(suite string) (string, error) { return hack("rootfs.sh", suite) }

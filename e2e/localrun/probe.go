@@ -2,11 +2,14 @@ package localrun
 
 import (
 	"context"
+	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/c5c3/openstack-operators/common/probe"
 )
@@ -71,6 +74,34 @@ func (r *Runner) pointProbe(ctx context.Context, pr *process, choose func(curren
 		cr.SetAnnotations(annotations)
 		return client.IgnoreNotFound(r.Client.Patch(ctx, cr, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{})))
 	})
+}
+
+// persist runs change until it succeeds or want turns false, waiting
+// between attempts. A failed write of the probe annotation is transient
+// here: the CR's mutating webhook is unreachable while a test restarts the
+// operator, and an API process that became ready meanwhile must still get
+// the probe once the webhook is back (nothing else would retry it).
+func (r *Runner) persist(ctx context.Context, pr *process, what string, want func() bool, change func(context.Context, *process) error) {
+	wait := 200 * time.Millisecond
+	for {
+		err := change(ctx, pr)
+		if err == nil || apierrors.IsNotFound(err) || !want() {
+			return
+		}
+		log.FromContext(ctx).Info("retrying: "+what, "pod", pr.pod, "url", pr.url, "error", err.Error(), "after", wait)
+		select {
+		case <-time.After(wait):
+		case <-r.quit():
+			return
+		}
+		wait = min(2*wait, 5*time.Second)
+	}
+}
+
+// quit is closed by Stop.
+func (r *Runner) quit() <-chan struct{} {
+	r.quitOnce.Do(func() { r.quitCh = make(chan struct{}) })
+	return r.quitCh
 }
 
 // isLive tells whether pr serves and has neither stopped nor exited.

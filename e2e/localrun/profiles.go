@@ -11,12 +11,17 @@ import (
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
-// Placement runs the Placement operator's db-sync Jobs and placement-api.
-var Placement = Profile{
-	ManagedBy:    "placement-operator",
-	CR:           placementv1.GroupVersion.WithKind("Placement"),
-	APIContainer: "placement-api",
-	Map:          localsvc.PlacementAPI.MapWith,
+// Placement runs the Placement operator's db-sync Jobs and placement-api
+// with the entry point a Placement image ships (root is the repository's
+// root).
+func Placement(root string) Profile {
+	return Profile{
+		ManagedBy:    "placement-operator",
+		CR:           placementv1.GroupVersion.WithKind("Placement"),
+		APIContainer: "placement-api",
+		Map:          localsvc.PlacementAPI.MapWith,
+		Provide:      localsvc.PlacementImageTrees(root),
+	}
 }
 
 // Glance runs the Glance operator's db-sync Jobs and glance-api in either

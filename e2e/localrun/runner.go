@@ -67,6 +67,9 @@ type Runner struct {
 	// busy counts background work (Job runs, kubelet-style stops) that
 	// Stop waits for.
 	busy sync.WaitGroup
+	// quitCh (see quit) ends the retries of probe changes at Stop.
+	quitOnce sync.Once
+	quitCh   chan struct{}
 }
 
 // process is one pod's container running here.
@@ -245,8 +248,8 @@ func (r *Runner) startAPI(ctx context.Context, pod *corev1.Pod, p *Profile) erro
 		bg := context.WithoutCancel(ctx)
 		if err := localsvc.WaitHTTP(proc, pr.url+p.ReadyPath, 200, 3*time.Minute); err != nil {
 			logger.Info("API process not serving", "error", err.Error())
-		} else if err := r.adopt(bg, pr); err != nil {
-			logger.Error(err, "pointing the probe at the API process")
+		} else {
+			r.persist(bg, pr, "pointing the probe at the API process", func() bool { return r.isLive(pr) }, r.adopt)
 		}
 		<-proc.Done()
 		r.mu.Lock()
@@ -260,9 +263,7 @@ func (r *Runner) startAPI(ctx context.Context, pod *corev1.Pod, p *Profile) erro
 		}
 		// Also after a stop: an adopt that raced the stop may have pointed
 		// the probe here after stopPod moved it off.
-		if err := r.moveOff(bg, pr); err != nil {
-			logger.Error(err, "moving the probe off the dead process")
-		}
+		r.persist(bg, pr, "moving the probe off the dead process", func() bool { return true }, r.moveOff)
 	}()
 	return nil
 }
@@ -290,9 +291,7 @@ func (r *Runner) stopPod(ctx context.Context, key types.NamespacedName) {
 		go func() {
 			defer r.busy.Done()
 			// A terminating pod leaves the Service's endpoints at once.
-			if err := r.moveOff(context.WithoutCancel(ctx), p); err != nil {
-				log.FromContext(ctx).Error(err, "moving the probe off the stopping process", "pod", key)
-			}
+			r.persist(context.WithoutCancel(ctx), p, "moving the probe off the stopping process", func() bool { return true }, r.moveOff)
 			if _, err := p.container.StopLikeKubelet(p.container.Dir, p.proc); err != nil {
 				log.FromContext(ctx).Info("API process killed", "pod", key, "reason", err.Error())
 			}
@@ -326,6 +325,9 @@ func (r *Runner) Stop() {
 		p.stopped = true
 	}
 	r.mu.Unlock()
+	if quit := r.quit(); !closed(quit) {
+		close(r.quitCh)
+	}
 	for _, p := range all {
 		if p.proc != nil {
 			_ = p.proc.Stop(10 * time.Second)
@@ -333,6 +335,15 @@ func (r *Runner) Stop() {
 		}
 	}
 	r.busy.Wait()
+}
+
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
 
 // notReady reports a pod's container as not ready, as the kubelet does when

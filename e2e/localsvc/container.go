@@ -36,6 +36,11 @@ type Container struct {
 	// mounted over the machine's): the cluster Services whose servers run
 	// on this machine.
 	Hosts []string
+	// Root, when set, is the root filesystem the command runs in (chroot):
+	// a newer Debian release's services (hack/rootfs.sh). The volumes,
+	// /proc, /dev, /tmp (where the container's files are) and the hosts
+	// file are mounted into it; the network is the machine's.
+	Root string
 }
 
 // FromPod resolves container name of spec in namespace ns: env values from
@@ -136,19 +141,33 @@ func (ct *Container) spec(dir, name string, argv []string) ProcSpec {
 		}
 	}
 	var script strings.Builder
-	for i, m := range mounts {
-		if i > 0 {
-			script.WriteString(" && ")
+	exec := `exec "$@"`
+	if ct.Root != "" {
+		// The machine's /proc, /dev and /tmp first, so that volumes under
+		// them (and the container's directory) land on top.
+		base := []Mount{{Source: "/proc", Target: "/proc"}, {Source: "/dev", Target: "/dev"}, {Source: "/tmp", Target: "/tmp"}}
+		mounts = append(base, mounts...)
+		// chroot starts in /; env returns to the container's directory.
+		exec = fmt.Sprintf(`exec chroot %s /usr/bin/env --chdir=%s "$@"`, shellQuote(ct.Root), shellQuote(dir))
+	}
+	for _, m := range mounts {
+		target := m.Target
+		if ct.Root != "" {
+			// Mount points in the root are made as needed and kept: the
+			// root is a cache of this machine, not a shared system path.
+			target = filepath.Join(ct.Root, m.Target)
+			if fi, err := os.Stat(m.Source); err == nil && !fi.IsDir() {
+				fmt.Fprintf(&script, "mkdir -p %s && touch %s && ", shellQuote(filepath.Dir(target)), shellQuote(target))
+			} else {
+				fmt.Fprintf(&script, "mkdir -p %s && ", shellQuote(target))
+			}
 		}
-		fmt.Fprintf(&script, "mount --bind %s %s", shellQuote(m.Source), shellQuote(m.Target))
+		fmt.Fprintf(&script, "mount --rbind %s %s && ", shellQuote(m.Source), shellQuote(target))
 		if m.ReadOnly {
-			fmt.Fprintf(&script, " && mount -o remount,bind,ro %s", shellQuote(m.Target))
+			fmt.Fprintf(&script, "mount -o remount,bind,ro %s && ", shellQuote(target))
 		}
 	}
-	if len(mounts) > 0 {
-		script.WriteString(" && ")
-	}
-	script.WriteString(`exec "$@"`)
+	script.WriteString(exec)
 	wrapped := append([]string{"unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", script.String(), "sh"}, argv...)
 	return ProcSpec{Name: name, Dir: dir, Argv: wrapped, Env: ct.Env}
 }

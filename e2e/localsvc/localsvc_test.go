@@ -9,6 +9,8 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/c5c3/openstack-operators/common/testenv"
 )
 
 func TestStopDrainsOnSIGTERM(t *testing.T) {
@@ -134,5 +136,45 @@ func TestContainerResolvesItsHosts(t *testing.T) {
 	}
 	if out, _ := os.ReadFile("/etc/hosts"); strings.Contains(string(out), "mariadb.ns.svc") {
 		t.Fatal("the machine's /etc/hosts was changed")
+	}
+}
+
+// TestContainerRunsInARoot runs a command in the newer Debian release's
+// root filesystem (hack/rootfs.sh): it sees that release, its volume at
+// the mount path (the path made inside the root, not on the machine), the
+// hosts of its namespace, and starts in its own directory.
+func TestContainerRunsInARoot(t *testing.T) {
+	root, err := testenv.DebianRoot("sid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	vol := filepath.Join(dir, "vol")
+	if err := os.MkdirAll(vol, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(vol, "a.conf"), []byte("from-volume"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	target := "/etc/localsvc-root-test-" + filepath.Base(dir)
+	ct := &Container{Name: "in-root", Env: BaseEnv(dir), Root: root, Hosts: []string{"mariadb.ns.svc"},
+		Mounts: []Mount{{Source: vol, Target: target, ReadOnly: true}},
+		Argv:   []string{"/bin/sh", "-c", "cat /etc/debian_version; cat " + target + "/a.conf; echo; pwd; getent hosts mariadb.ns.svc"}}
+	code, log, err := ct.Run(dir, time.Minute)
+	if err != nil || code != 0 {
+		t.Fatalf("container run: %d, %v\n%s", code, err, log)
+	}
+	host, err := os.ReadFile("/etc/debian_version")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(log, "\n")
+	if len(lines) < 4 || lines[0] == strings.TrimSpace(string(host)) || lines[1] != "from-volume" || lines[2] != dir ||
+		!strings.HasPrefix(lines[3], "127.0.0.1") {
+		t.Fatalf("container output %q: want the root's Debian version (not %q), the volume, %s and the namespace's hosts",
+			log, strings.TrimSpace(string(host)), dir)
+	}
+	if _, err := os.Stat(target); !os.IsNotExist(err) {
+		t.Fatalf("mount point %s made on the machine, not in the root: %v", target, err)
 	}
 }

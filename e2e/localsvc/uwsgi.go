@@ -93,5 +93,18 @@ func GlanceImageTrees(root string) map[string]string {
 	}
 }
 
-// PlacementAPI is the mapping of the Placement operator's API command.
-var PlacementAPI = UWSGIMapping{Listen: ":8778", WSGIFile: "/var/lib/openstack/bin/placement-api", LocalWSGIFile: "/usr/bin/placement-api"}
+// PlacementAPI is the mapping of the Placement operator's API command. The
+// WSGI file stays at the image's path: the suites mount the entry point a
+// Placement image ships (placement-operator/image) there, as they do for
+// Glance; Debian's own /usr/bin/placement-api exists on bookworm only.
+var PlacementAPI = UWSGIMapping{Listen: ":8778", WSGIFile: PlacementWSGIFile, LocalWSGIFile: PlacementWSGIFile}
+
+// PlacementWSGIFile is where a Placement image ships
+// placement-operator/image/placement-api.
+const PlacementWSGIFile = "/var/lib/openstack/bin/placement-api"
+
+// PlacementImageTrees are what a Placement image ships where Debian
+// installs nothing: the WSGI entry point (root is the repository's root).
+func PlacementImageTrees(root string) map[string]string {
+	return map[string]string{filepath.Join(root, "placement-operator", "image"): filepath.Dir(PlacementWSGIFile)}
+}

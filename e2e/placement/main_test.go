@@ -24,6 +24,6 @@ func TestMain(m *testing.M) {
 	os.Exit(suite.Main(m, suite.Options{
 		Cluster: "e2e-placement", Chart: "placement-operator", Release: releaseName, OperatorNamespace: operatorNamespace,
 		AddToScheme: placementv1.AddToScheme,
-		Profiles:    func(string) []localrun.Profile { return []localrun.Profile{localrun.Placement} },
+		Profiles:    func(root string) []localrun.Profile { return []localrun.Profile{localrun.Placement(root)} },
 	}, &env))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
@@ -13,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
@@ -87,8 +89,20 @@ func (r *SQLBacked[T]) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Re
 			return ctrl.Result{}, perr
 		}
 	}
-	return ctrl.Result{}, err
+	if err != nil {
+		// As mariadb-operator does, a failed statement (a Grant whose User
+		// is not there yet, a server restarting) is retried at a steady
+		// interval, not with the growing backoff of an error: a Grant that
+		// failed a dozen times while its User was being created would
+		// otherwise wait minutes for its next try.
+		log.FromContext(ctx).Info("statement failed, retrying", "kind", r.Kind, "error", err.Error())
+		return ctrl.Result{RequeueAfter: RetryInterval}, nil
+	}
+	return ctrl.Result{}, nil
 }
+
+// RetryInterval is how soon a failed statement is tried again.
+const RetryInterval = time.Second
 
 // SetupWithManager watches the kind (and what Watches adds).
 func (r *SQLBacked[T]) SetupWithManager(mgr ctrl.Manager) error {

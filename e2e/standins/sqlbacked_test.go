@@ -96,6 +96,32 @@ func TestSQLBackedStandInsOnARealServer(t *testing.T) {
 	})
 }
 
+// A Grant whose User does not exist yet is retried at a steady interval,
+// not with an error's growing backoff, and reports why it is not Ready.
+func TestSQLGrantBeforeItsUserRetriesSteadily(t *testing.T) {
+	db, err := localsvc.StartMariaDB()
+	must(t, err)
+	defer func() { must(t, db.Stop()) }()
+	ctx := context.Background()
+	k := newClient(t, nil)
+	const ns = "sql-early-grant"
+	must(t, k.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}))
+	grant := &mariadbv1alpha1.Grant{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "early"}, Spec: mariadbv1alpha1.GrantSpec{
+		MariaDBRef: mariadbv1alpha1.MariaDBRef{ObjectReference: mariadbv1alpha1.ObjectReference{Name: "mariadb"}},
+		Privileges: []string{"ALL PRIVILEGES"}, Database: "shop", Table: "*", Username: "not-yet"}}
+	must(t, k.Create(ctx, grant))
+	r := standins.NewSQLGrant(k, db)
+	res, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(grant)})
+	if err != nil || res.RequeueAfter != standins.RetryInterval {
+		t.Fatalf("Grant before its User: result %+v, error %v; want a retry after %s and no error", res, err, standins.RetryInterval)
+	}
+	must(t, k.Get(ctx, client.ObjectKeyFromObject(grant), grant))
+	c := meta.FindStatusCondition(grant.Status.Conditions, standins.ConditionReady)
+	if c == nil || c.Status != metav1.ConditionFalse || c.Message == "" {
+		t.Fatalf("Ready = %+v, want False with the server's message", c)
+	}
+}
+
 func ready(ctx context.Context, k client.Client, o client.Object) error {
 	if err := k.Get(ctx, client.ObjectKeyFromObject(o), o); err != nil {
 		return err

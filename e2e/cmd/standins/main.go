@@ -111,7 +111,7 @@ func run(portFile string, runPods, stores bool, s3 s3Flags) error {
 			h, err := mariadbs(ctx, ns)
 			return slices.Concat(h, split(s3.hosts)), err
 		}
-		r := &localrun.Runner{Client: mgr.GetClient(), Profiles: []localrun.Profile{localrun.Placement, localrun.Glance(root)}, Hosts: hosts}
+		r := &localrun.Runner{Client: mgr.GetClient(), Profiles: []localrun.Profile{localrun.Placement(root), localrun.Glance(root)}, Hosts: hosts}
 		if err := r.SetupWithManager(mgr); err != nil {
 			return err
 		}

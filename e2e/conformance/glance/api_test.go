@@ -83,12 +83,13 @@ func (c imageAPI) image(id string) map[string]any {
 
 // A Glance with two S3 GlanceBackends reaches Ready on the real db-sync and
 // the real glance-api started from what the operator rendered, in both
-// launch modes: eventlet (2025.2) and uWSGI (2026.1). With a token, an image's bytes land in the default
+// launch modes this run covers (env.Releases): eventlet (2025.2) and uWSGI
+// (2026.1). With a token, an image's bytes land in the default
 // backend's bucket, another's in the second backend's bucket by store
 // header, both download byte-identical, and deleting them removes the
 // objects. Without a token /healthcheck answers and the API refuses.
 func TestImagesLandInTheBackendsBuckets(t *testing.T) {
-	for _, release := range []string{"2025.2", "2026.1"} {
+	for _, release := range env.Releases {
 		t.Run(release, func(t *testing.T) { imagesLand(t, release) })
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/c5c3/openstack-operators/e2e/conformance/harness"
-	"github.com/c5c3/openstack-operators/e2e/localsvc"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 )
@@ -29,7 +28,7 @@ const cacheDir = "/var/lib/glance/image-cache"
 // over the bound (80% of sizeLimit) and keeps running.
 func TestImageCacheServesAndThePrunerBoundsIt(t *testing.T) {
 	limit := resource.MustParse("2Mi")
-	s := newSite(t, "cache", "2025.2", func(g *glancev1.Glance) {
+	s := newSite(t, "cache", env.Releases[0], func(g *glancev1.Glance) {
 		g.Spec.ImageCache = &glancev1.ImageCacheSpec{SizeLimit: &limit}
 	})
 	a := s.upToReady()
@@ -62,8 +61,7 @@ func TestImageCacheServesAndThePrunerBoundsIt(t *testing.T) {
 		t.Fatalf("the cache lost %s before the sidecar started: %v", id, err)
 	}
 	d := env.Deployment(t, s.key(), "")
-	sidecar, err := localsvc.PrepareDeployment(t.Context(), env.K8s, d, "cache-maintenance")
-	poll.Must(t, err)
+	sidecar := env.PrepareDeployment(t, d, "cache-maintenance")
 	defer sidecar.Release()
 	poll.Must(t, sidecar.Share(volume, cacheDir))
 	p, err := sidecar.Start()

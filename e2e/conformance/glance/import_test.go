@@ -55,7 +55,7 @@ func TestWebDownloadFollowsImportFiltering(t *testing.T) {
 	data := make([]byte, 1<<20+3)
 	_, _ = rand.Read(data)
 	srv, port := imageServer(t, data)
-	s := newSite(t, "import", "2025.2", func(g *glancev1.Glance) {
+	s := newSite(t, "import", env.Releases[0], func(g *glancev1.Glance) {
 		g.Spec.ImportFiltering = &glancev1.ImportFilteringSpec{
 			AllowedSchemes: []string{"http"}, AllowedHosts: []string{"127.0.0.1"}, AllowedPorts: []int32{int32(port)},
 		}

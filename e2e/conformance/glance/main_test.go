@@ -24,5 +24,10 @@ func TestMain(m *testing.M) {
 		ServiceUser: serviceUser, ServicePassword: serviceUserPass, S3: true,
 		CRDDir: "glance-operator/config/crd", AddToScheme: glancev1.AddToScheme,
 		OperatorNamespace: "glance-system", New: inprocess.New,
+		// Both launch modes on the machine's Zed glance. Glance 33 (sid,
+		// 2026.2) refuses the standalone eventlet server ("Standalone
+		// glance-api is no longer supported"), so a 2025.2 CR's
+		// command, meant for glance 31, is not run there.
+		Releases: map[string][]string{"": {"2025.2", "2026.1"}, "sid": {"2026.1"}},
 	}, &env))
 }

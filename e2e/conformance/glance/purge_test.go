@@ -24,7 +24,7 @@ import (
 // live one is untouched; the finished run turns DBPurgeReady True.
 func TestDBPurgeRemovesRowsOlderThanTheRetention(t *testing.T) {
 	purgeImages := true
-	s := newSite(t, "purge", "2025.2", func(g *glancev1.Glance) {
+	s := newSite(t, "purge", env.Releases[0], func(g *glancev1.Glance) {
 		retention := int32(7)
 		g.Spec.DBPurge = &glancev1.DBPurgeSpec{RetentionDays: &retention, PurgeImagesTable: &purgeImages}
 	})

@@ -56,7 +56,7 @@ func (b *slowBody) Read(p []byte) (int, error) {
 // SIGTERM lands is cut in both modes; the test records what the client saw
 // then, so a change of behaviour shows in its log.
 func TestUploadDuringTheDrainWindowCompletes(t *testing.T) {
-	for _, release := range []string{"2025.2", "2026.1"} {
+	for _, release := range env.Releases {
 		t.Run(release, func(t *testing.T) { uploadAcrossStop(t, release) })
 	}
 }

@@ -6,10 +6,12 @@
 package harness
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -47,6 +49,9 @@ type Options struct {
 	AddToScheme func(*runtime.Scheme) error
 	// OperatorNamespace is the namespace the operator runs in.
 	OperatorNamespace string
+	// Releases lists, per Debian suite ("" is the machine's own), the CR
+	// releases whose rendered launch mode that suite's service runs.
+	Releases map[string][]string
 	// New builds the operator's manager as its binary does (the module's
 	// inprocess.New).
 	New func(ctx context.Context, cfg *rest.Config, o *cmanager.Options) (ctrl.Manager, error)
@@ -61,6 +66,13 @@ type Env struct {
 	K8s      client.Client
 	// Probes maps CRs to the URL of the API the test started for them.
 	Probes *testenv.ProbeURLs
+	// Debian names the Debian suite whose services the tests run ("" is
+	// the machine's own); Root is its root filesystem ("" for the
+	// machine's). Set by $CONFORMANCE_DEBIAN (see DebianEnv).
+	Debian, Root string
+	// Releases are the CR releases this run covers (Options.Releases of
+	// Debian), oldest first.
+	Releases []string
 
 	serviceUser, servicePassword string
 }
@@ -91,9 +103,24 @@ func Main(m *testing.M, o Options, env *Env) (code int) {
 	return m.Run()
 }
 
+// DebianEnv names the Debian suite whose OpenStack services a run starts
+// (today: sid, 2026.2); unset, they are the machine's own (bookworm, Zed).
+// MariaDB, memcached, Keystone and the S3 server are the machine's either way.
+const DebianEnv = "CONFORMANCE_DEBIAN"
+
 func start(o Options, env *Env, stops *[]func() error) error {
 	env.serviceUser, env.servicePassword = o.ServiceUser, o.ServicePassword
 	var err error
+	if env.Debian = os.Getenv(DebianEnv); env.Debian != "" {
+		if env.Root, err = testenv.DebianRoot(env.Debian); err != nil {
+			return err
+		}
+	}
+	if env.Releases = o.Releases[env.Debian]; len(env.Releases) == 0 {
+		return fmt.Errorf("the suite names no CR release to run on Debian %q", env.Debian)
+	}
+	fmt.Fprintf(os.Stderr, "conformance: services of Debian %s: %s\nconformance: CR releases %v\n",
+		cmp.Or(env.Debian, "(this machine)"), env.versions(), env.Releases)
 	if env.DB, err = localsvc.StartMariaDB(); err != nil {
 		return err
 	}
@@ -141,6 +168,19 @@ func start(o Options, env *Env, stops *[]func() error) error {
 		}
 	}()
 	return testenv.SecretStore(ctx, env.K8s, "", shared.DefaultSecretStoreName, true)
+}
+
+// versions lists the versions of the service packages the run starts.
+func (e *Env) versions() string {
+	argv := []string{"dpkg-query", "-W", "-f", "${Package} ${Version}; ", "python3-placement", "python3-glance", "uwsgi-core"}
+	if e.Root != "" {
+		argv = append([]string{"chroot", e.Root}, argv...)
+	}
+	out, err := exec.Command(argv[0], argv[1:]...).Output() //nolint:gosec // fixed command
+	if len(out) == 0 && err != nil {
+		return err.Error()
+	}
+	return string(out)
 }
 
 func named(name string, stop func() error) func() error {

@@ -61,13 +61,30 @@ func (e *Env) Job(t *testing.T, key client.ObjectKey) *batchv1.Job {
 // at most timeout.
 func (e *Env) RunJob(t *testing.T, j *batchv1.Job, provide map[string]string, timeout time.Duration) (int, string, error) {
 	t.Helper()
-	ct, err := localsvc.PrepareJob(t.Context(), e.K8s, j)
-	poll.Must(t, err)
+	ct := e.PrepareJob(t, j)
 	defer ct.Release()
 	for source, target := range provide {
 		poll.Must(t, ct.Provide(source, target))
 	}
 	return ct.Run(ct.Dir, timeout)
+}
+
+// PrepareJob resolves the Job's container to run in the suite's root.
+func (e *Env) PrepareJob(t *testing.T, j *batchv1.Job) *localsvc.Prepared {
+	t.Helper()
+	ct, err := localsvc.PrepareJob(t.Context(), e.K8s, j)
+	poll.Must(t, err)
+	ct.Root = e.Root
+	return ct
+}
+
+// PrepareDeployment resolves container name of d to run in the suite's root.
+func (e *Env) PrepareDeployment(t *testing.T, d *appsv1.Deployment, name string) *localsvc.Prepared {
+	t.Helper()
+	ct, err := localsvc.PrepareDeployment(t.Context(), e.K8s, d, name)
+	poll.Must(t, err)
+	ct.Root = e.Root
+	return ct
 }
 
 // CompleteJob runs the Job, fails the test unless it succeeds, and
@@ -130,8 +147,7 @@ type Launch struct {
 // ready. The API is stopped when the test ends.
 func (e *Env) StartAPI(t *testing.T, d *appsv1.Deployment, name string, l Launch) *API {
 	t.Helper()
-	ct, err := localsvc.PrepareDeployment(t.Context(), e.K8s, d, name)
-	poll.Must(t, err)
+	ct := e.PrepareDeployment(t, d, name)
 	for source, target := range l.Provide {
 		poll.Must(t, ct.Provide(source, target))
 	}

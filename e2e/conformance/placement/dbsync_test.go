@@ -121,7 +121,7 @@ func corruptAfterMigrations(t *testing.T, schema, sql string) string {
 	script := fmt.Sprintf(`#!/bin/sh
 /usr/bin/placement-manage "$@" || exit $?
 case "$*" in *online_data_migrations*)
-  exec mariadb --no-defaults -S %q -u root %q -e %q ;;
+  exec mariadb --no-defaults --skip-ssl -S %q -u root %q -e %q ;;
 esac
 `, env.DB.Socket, schema, sql)
 	poll.Must(t, os.WriteFile(filepath.Join(dir, "placement-manage"), []byte(script), 0o755))
@@ -131,8 +131,7 @@ esac
 // runJobWith runs the Job with pathFirst put before the system's PATH.
 func (s *site) runJobWith(j *batchv1.Job, pathFirst string) (int, string, error) {
 	s.t.Helper()
-	ct, err := localsvc.PrepareJob(s.ctx, env.K8s, j)
-	poll.Must(s.t, err)
+	ct := env.PrepareJob(s.t, j)
 	defer ct.Release()
 	ct.Env = append(ct.Env, "PATH="+pathFirst+":/usr/sbin:/usr/bin:/sbin:/bin")
 	return ct.Run(ct.Dir, localsvc.RunTimeout)

@@ -24,5 +24,8 @@ func TestMain(m *testing.M) {
 		ServiceUser: serviceUser, ServicePassword: serviceUserPass,
 		CRDDir: "placement-operator/config/crd", AddToScheme: placementv1.AddToScheme,
 		OperatorNamespace: "placement-system", New: inprocess.New,
+		// Both releases render the same uwsgi command, which placement 8
+		// (bookworm) and 16 (sid) both run.
+		Releases: map[string][]string{"": {"2025.2", "2026.1"}, "sid": {"2025.2", "2026.1"}},
 	}, &env))
 }

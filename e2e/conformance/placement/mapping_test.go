@@ -17,7 +17,7 @@ func TestMapUWSGIChangesOnlyTheMappedPieces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"uwsgi", "--plugin", "http,python3", "--http", "127.0.0.1:9999", "--http-keepalive", "--wsgi-file", "/usr/bin/placement-api", "--processes", "2", "--die-on-term", "--skip-atexit"}
+	want := []string{"uwsgi", "--plugin", "http,python3", "--http", "127.0.0.1:9999", "--http-keepalive", "--wsgi-file", "/var/lib/openstack/bin/placement-api", "--processes", "2", "--die-on-term", "--skip-atexit"}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("mapped command (-want +got):\n%s", d)
 	}

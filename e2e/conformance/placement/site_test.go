@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/e2e/conformance/harness"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
 	"github.com/c5c3/openstack-operators/e2e/poll"
@@ -102,9 +103,12 @@ func (s *site) startAPI(d *appsv1.Deployment) *api {
 	ct := d.Spec.Template.Spec.Containers[0]
 	workers, err := localsvc.Processes(append(append([]string{}, ct.Command...), ct.Args...))
 	poll.Must(s.t, err)
+	root, err := testenv.RepoRoot()
+	poll.Must(s.t, err)
 	return env.StartAPI(s.t, d, "placement-api", harness.Launch{
-		Map:   localsvc.PlacementAPI.MapWith,
-		Ready: func(a *api) error { return a.Proc.WaitLog(localsvc.AppReadyLine, workers, 2*time.Minute) },
+		Map:     localsvc.PlacementAPI.MapWith,
+		Provide: localsvc.PlacementImageTrees(root),
+		Ready:   func(a *api) error { return a.Proc.WaitLog(localsvc.AppReadyLine, workers, 2*time.Minute) },
 	})
 }
 
