@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
@@ -111,8 +112,27 @@ func PersistStatus(ctx context.Context, c client.Client, obj Object, before any,
 	if equality.Semantic.DeepEqual(before, obj.StatusSnapshot()) {
 		return nil
 	}
-	if err := c.Status().Update(ctx, obj); err != nil {
+	err := c.Status().Update(ctx, obj)
+	// Status is this controller's alone, and it records what the pass did
+	// (a phase entered, a Job created, an event recorded). A conflict
+	// means someone else changed the CR's metadata or spec meanwhile (an
+	// annotation, an edit): the status is written over the newer version
+	// rather than lost, or the next pass would repeat the transitions and
+	// their events. A spec change shows in observedGeneration, which stays
+	// at the generation this pass acted on, and gets its own pass.
+	for try := 0; apierrors.IsConflict(err) && try < conflictRetries; try++ {
+		fresh := obj.DeepCopyObject().(client.Object)
+		if err = c.Get(ctx, client.ObjectKeyFromObject(obj), fresh); err != nil {
+			break
+		}
+		obj.SetResourceVersion(fresh.GetResourceVersion())
+		err = c.Status().Update(ctx, obj)
+	}
+	if err != nil {
 		return fmt.Errorf("updating status: %w", err)
 	}
 	return nil
 }
+
+// conflictRetries bounds the re-writes of a status that met a conflict.
+const conflictRetries = 3

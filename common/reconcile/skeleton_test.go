@@ -142,6 +142,31 @@ func TestPersistStatus_FakeClient(t *testing.T) {
 	}
 }
 
+// A status computed from a copy that someone else changed since (an
+// annotation written by another client) is written over the newer version,
+// not lost to the conflict; the other write stays.
+func TestPersistStatusOverAConcurrentMetadataChange_FakeClient(t *testing.T) {
+	c, _ := newClient(t, nil, nil, newCR())
+	cr := stored(t, c)
+	before := cr.StatusSnapshot()
+	other := stored(t, c)
+	other.Annotations = map[string]string{"example.org/probe": "elsewhere"}
+	if err := c.Update(context.Background(), other); err != nil {
+		t.Fatal(err)
+	}
+	conditions.True(&cr.Status.Conditions, 3, conditions.TypeSecretsReady, conditions.ReasonSecretsAvailable, "ok")
+	if err := PersistStatus(context.Background(), c, cr, before, subs); err != nil {
+		t.Fatalf("PersistStatus after a concurrent annotation: %v", err)
+	}
+	got := stored(t, c)
+	if !apimeta.IsStatusConditionTrue(got.Status.Conditions, conditions.TypeSecretsReady) {
+		t.Errorf("the pass's status was lost: %+v", got.Status.Conditions)
+	}
+	if got.Annotations["example.org/probe"] != "elsewhere" {
+		t.Errorf("the other client's annotation was overwritten: %v", got.Annotations)
+	}
+}
+
 // calls records which hooks a pass invoked.
 type calls struct{ resolve, finalizers, run, del int }
 

@@ -158,3 +158,19 @@ func RouteAccepted(ctx context.Context, c client.Client, key client.ObjectKey, a
 	}}
 	return c.Status().Update(ctx, &r)
 }
+
+// JobFromCronJob is the Job `kubectl create job --from=cronjob/<cj> <name>`
+// creates: the CronJob's job template, owned by the CronJob, marked as a
+// manual run.
+func JobFromCronJob(cj *batchv1.CronJob, name string) *batchv1.Job {
+	annotations := map[string]string{"cronjob.kubernetes.io/instantiate": "manual"}
+	for k, v := range cj.Spec.JobTemplate.Annotations {
+		annotations[k] = v
+	}
+	return &batchv1.Job{
+		ObjectMeta: metav1.ObjectMeta{Namespace: cj.Namespace, Name: name,
+			Labels: cj.Spec.JobTemplate.Labels, Annotations: annotations,
+			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(cj, batchv1.SchemeGroupVersion.WithKind("CronJob"))}},
+		Spec: *cj.Spec.JobTemplate.Spec.DeepCopy(),
+	}
+}

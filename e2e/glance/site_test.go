@@ -26,8 +26,9 @@ type site struct {
 }
 
 // newSite creates the inputs, the buckets, the backends and a Glance as a
-// user writes them (the mutating webhooks fill the defaults).
-func newSite(t *testing.T, release string) *site {
+// user writes them (the mutating webhooks fill the defaults), changed by
+// mutate.
+func newSite(t *testing.T, release string, mutate ...func(*glancev1.Glance)) *site {
 	t.Helper()
 	in := suite.NewSite(t, env.K8s, env.K8s, "glance", "g")
 	s := &site{Site: in, buckets: map[string]string{"fast": in.Name + "-fast", "archive": in.Name + "-archive"}}
@@ -39,10 +40,14 @@ func newSite(t *testing.T, release string) *site {
 	for name, bucket := range s.buckets {
 		poll.Must(t, env.K8s.Create(s.Ctx, s.backend(name, bucket, "s3", name == "fast")))
 	}
-	poll.Must(t, env.K8s.Create(s.Ctx, &glancev1.Glance{
+	g := &glancev1.Glance{
 		ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: s.Name},
 		Spec:       glancev1.GlanceSpec{ServiceSpec: in.Spec(release, "", env.DB.Port)},
-	}))
+	}
+	for _, m := range mutate {
+		m(g)
+	}
+	poll.Must(t, env.K8s.Create(s.Ctx, g))
 	return s
 }
 

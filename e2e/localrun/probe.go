@@ -5,6 +5,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/retry"
@@ -85,7 +86,9 @@ func (r *Runner) persist(ctx context.Context, pr *process, what string, want fun
 	wait := 200 * time.Millisecond
 	for {
 		err := change(ctx, pr)
-		if err == nil || apierrors.IsNotFound(err) || !want() {
+		// A cluster without the CR's kind (a target cluster: the CR is on
+		// the management cluster) never takes the change.
+		if err == nil || apierrors.IsNotFound(err) || meta.IsNoMatchError(err) || !want() {
 			return
 		}
 		log.FromContext(ctx).Info("retrying: "+what, "pod", pr.pod, "url", pr.url, "error", err.Error(), "after", wait)

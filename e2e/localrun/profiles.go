@@ -35,6 +35,8 @@ func Glance(root string) Profile {
 		Map:          localsvc.MapGlanceAPI,
 		Provide:      localsvc.GlanceImageTrees(root),
 		ReadyPath:    "healthcheck",
+		// The image cache's pruner and cleaner, on the API's cache volume.
+		Sidecars: []string{"cache-maintenance"},
 	}
 }
 

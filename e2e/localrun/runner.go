@@ -48,6 +48,8 @@ type Profile struct {
 	Provide map[string]string
 	// ReadyPath answers 200 once the API serves ("" is /).
 	ReadyPath string
+	// Sidecars name the API pod's other containers to run beside it.
+	Sidecars []string
 }
 
 // Runner is the controller. Hosts, when set, lists the names that resolve
@@ -70,6 +72,8 @@ type Runner struct {
 	// quitCh (see quit) ends the retries of probe changes at Stop.
 	quitOnce sync.Once
 	quitCh   chan struct{}
+	// gates hold Job pods per namespace (HoldJobs).
+	gates map[string]*JobGate
 }
 
 // process is one pod's container running here.
@@ -84,6 +88,8 @@ type process struct {
 	instance string
 	serving  bool
 	stopped  bool
+	// sidecars run beside the API process, in the same pod.
+	sidecars []*sidecar
 }
 
 // SetupWithManager watches the profiles' pods.
@@ -203,8 +209,12 @@ func (r *Runner) runJob(ctx context.Context, pod *corev1.Pod, p *Profile) error 
 	go func() {
 		defer r.busy.Done()
 		defer ct.Release()
-		code, out, err := ct.Run(ct.Dir, timeout)
 		logger := log.FromContext(ctx).WithValues("pod", key)
+		if owner := metav1.GetControllerOf(pod); owner != nil && !r.waitGate(key.Namespace, owner.Name) {
+			logger.Info("job pod held until the runner stopped")
+			return
+		}
+		code, out, err := ct.Run(ct.Dir, timeout)
 		if err != nil {
 			logger.Info("job pod did not finish", "error", err.Error())
 			code = 124
@@ -240,7 +250,8 @@ func (r *Runner) startAPI(ctx context.Context, pod *corev1.Pod, p *Profile) erro
 		return err
 	}
 	pr := &process{pod: client.ObjectKeyFromObject(pod), profile: p, container: ct, proc: proc,
-		url: "http://127.0.0.1:" + strconv.Itoa(port) + "/", instance: pod.Labels[labelInstance]}
+		url: "http://127.0.0.1:" + strconv.Itoa(port) + "/", instance: pod.Labels[labelInstance],
+		sidecars: r.startSidecars(ctx, pod, p, ct)}
 	r.remember(pod.UID, pr)
 	logger := log.FromContext(ctx).WithValues("pod", pr.pod, "url", pr.url, "log", proc.LogPath)
 	logger.Info("API process started")
@@ -249,6 +260,10 @@ func (r *Runner) startAPI(ctx context.Context, pod *corev1.Pod, p *Profile) erro
 		if err := localsvc.WaitHTTP(proc, pr.url+p.ReadyPath, 200, 3*time.Minute); err != nil {
 			logger.Info("API process not serving", "error", err.Error())
 		} else {
+			// As a kubelet whose readiness probe passed: the pod turns
+			// Ready (a rollout goes on), then the Service sends traffic.
+			r.persist(bg, pr, "marking the pod Ready", func() bool { return r.isLive(pr) },
+				func(ctx context.Context, pr *process) error { return r.setReady(ctx, pr.pod, true) })
 			r.persist(bg, pr, "pointing the probe at the API process", func() bool { return r.isLive(pr) }, r.adopt)
 		}
 		<-proc.Done()
@@ -257,7 +272,7 @@ func (r *Runner) startAPI(ctx context.Context, pod *corev1.Pod, p *Profile) erro
 		r.mu.Unlock()
 		if !stopped {
 			logger.Info("API process exited", "exitCode", proc.ExitCode())
-			if err := r.notReady(bg, pr.pod); err != nil {
+			if err := r.setReady(bg, pr.pod, false); err != nil {
 				logger.Error(err, "marking the pod not Ready")
 			}
 		}
@@ -295,6 +310,7 @@ func (r *Runner) stopPod(ctx context.Context, key types.NamespacedName) {
 			if _, err := p.container.StopLikeKubelet(p.container.Dir, p.proc); err != nil {
 				log.FromContext(ctx).Info("API process killed", "pod", key, "reason", err.Error())
 			}
+			stopSidecars(ctx, p.sidecars)
 			p.container.Release()
 		}()
 	}
@@ -329,6 +345,10 @@ func (r *Runner) Stop() {
 		close(r.quitCh)
 	}
 	for _, p := range all {
+		for _, sc := range p.sidecars {
+			_ = sc.proc.Stop(10 * time.Second)
+			sc.container.Release()
+		}
 		if p.proc != nil {
 			_ = p.proc.Stop(10 * time.Second)
 			p.container.Release()
@@ -346,23 +366,29 @@ func closed(ch <-chan struct{}) bool {
 	}
 }
 
-// notReady reports a pod's container as not ready, as the kubelet does when
-// the readiness probe fails.
-func (r *Runner) notReady(ctx context.Context, key types.NamespacedName) error {
+// setReady reports a pod's containers ready or not, as the kubelet does
+// when the readiness probe passes or fails. kwok starts a pod whose
+// containers have a readiness probe unready (hack/kwokctl.yaml): the API
+// process answering is the probe here.
+func (r *Runner) setReady(ctx context.Context, key types.NamespacedName, ready bool) error {
 	var pod corev1.Pod
 	if err := r.Client.Get(ctx, key, &pod); err != nil {
 		return client.IgnoreNotFound(err)
 	}
 	base := pod.DeepCopy()
 	now := metav1.Now()
+	status := corev1.ConditionFalse
+	if ready {
+		status = corev1.ConditionTrue
+	}
 	for i, c := range pod.Status.Conditions {
-		if c.Type == corev1.PodReady || c.Type == corev1.ContainersReady {
-			pod.Status.Conditions[i].Status = corev1.ConditionFalse
+		if (c.Type == corev1.PodReady || c.Type == corev1.ContainersReady) && c.Status != status {
+			pod.Status.Conditions[i].Status = status
 			pod.Status.Conditions[i].LastTransitionTime = now
 		}
 	}
 	for i := range pod.Status.ContainerStatuses {
-		pod.Status.ContainerStatuses[i].Ready = false
+		pod.Status.ContainerStatuses[i].Ready = ready
 	}
 	return r.Client.Status().Patch(ctx, &pod, client.MergeFrom(base))
 }

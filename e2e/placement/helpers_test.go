@@ -34,6 +34,8 @@ type site struct {
 	name   string
 	schema string
 	dbUser string
+	// in is the site's inputs (nil for a bare namespace).
+	in *suite.Site
 }
 
 // newSite creates the namespace, the MariaDB CR and both credential
@@ -42,7 +44,7 @@ type site struct {
 func newSite(t *testing.T, c client.Client, release string, mutate func(*placementv1.Placement)) *site {
 	t.Helper()
 	in := suite.NewSite(t, env.K8s, c, "placement", "p")
-	s := &site{t: t, ctx: in.Ctx, c: c, ns: in.NS, name: in.Name, schema: in.Schema, dbUser: in.DBUser}
+	s := &site{t: t, ctx: in.Ctx, c: c, ns: in.NS, name: in.Name, schema: in.Schema, dbUser: in.DBUser, in: in}
 	if cluster.Kind() {
 		kindMariaDBService(t, c, s.ns)
 	}
@@ -107,26 +109,13 @@ func (s *site) ready() {
 // events counts the Placement's events by reason.
 func (s *site) events() map[string]int {
 	s.t.Helper()
-	var list corev1.EventList
-	poll.Must(s.t, env.K8s.List(s.ctx, &list, client.InNamespace(s.ns)))
-	out := map[string]int{}
-	for _, e := range list.Items {
-		if e.InvolvedObject.Kind == "Placement" && e.InvolvedObject.Name == s.name {
-			out[e.Reason] += int(max(e.Count, 1))
-		}
-	}
-	return out
+	return suite.Events(s.t, env.K8s, s.ns, "Placement", s.name)
 }
 
 // waitEvent waits for an event of the Placement with reason.
 func (s *site) waitEvent(reason string) {
 	s.t.Helper()
-	poll.Until(s.t, waitLong, func() error {
-		if s.events()[reason] == 0 {
-			return fmt.Errorf("no %s event; have %v", reason, s.events())
-		}
-		return nil
-	})
+	suite.WaitEvent(s.t, env.K8s, s.ns, "Placement", s.name, reason, waitLong)
 }
 
 // exists reports whether obj exists on the site's cluster.

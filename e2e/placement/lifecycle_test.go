@@ -2,13 +2,10 @@ package placement_test
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
-	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -23,60 +20,8 @@ import (
 func TestDeletionCleansUp(t *testing.T) {
 	s := newSite(t, env.K8s, "2025.2", nil)
 	s.ready()
-	series := fmt.Sprintf(`placement=%q`, s.name)
-	poll.Until(t, waitLong, func() error {
-		m, err := env.Op.Metrics()
-		if err != nil {
-			return err
-		}
-		if !strings.Contains(m, series) {
-			return fmt.Errorf("no metric series %s yet", series)
-		}
-		return nil
-	})
-
-	poll.Must(t, env.K8s.Delete(s.ctx, s.placement()))
-	poll.Until(t, waitLong, func() error {
-		if s.exists(&placementv1.Placement{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name}}) {
-			return fmt.Errorf("placement still there")
-		}
-		return nil
-	})
-	children := []client.Object{
-		&mariadbv1alpha1.Database{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name}},
-		&mariadbv1alpha1.User{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name}},
-		&mariadbv1alpha1.Grant{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name}},
-		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name}},
-		&corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name}},
-		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name + "-db-connection"}},
-		&batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name + "-db-sync"}},
-	}
-	poll.Until(t, waitLong, func() error {
-		for _, obj := range children {
-			if s.exists(obj) {
-				return fmt.Errorf("%T %s still exists", obj, obj.GetName())
-			}
-		}
-		var cms corev1.ConfigMapList
-		poll.Must(t, env.K8s.List(s.ctx, &cms, client.InNamespace(s.ns), client.HasLabels{"operators.c5c3.io/config-base"}))
-		if len(cms.Items) > 0 {
-			return fmt.Errorf("%d config ConfigMaps left", len(cms.Items))
-		}
-		if s.schemaExists() || s.userExists() {
-			return fmt.Errorf("schema %s or account %s still on the server", s.schema, s.dbUser)
-		}
-		return nil
-	})
-	for _, reason := range []string{"FinalizingDatabase", "DatabaseFinalized"} {
-		if s.events()[reason] == 0 {
-			t.Errorf("no %s event; have %v", reason, s.events())
-		}
-	}
-	m, err := env.Op.Metrics()
-	poll.Must(t, err)
-	if strings.Contains(m, series) {
-		t.Errorf("metric series of the deleted Placement remain")
-	}
+	suite.DeletionCleansUp(t, s.in, env.K8s, env.DB,
+		suite.Deletion{CR: s.placement(), Kind: "Placement", Series: "placement", Metrics: env.Op.Metrics}, waitLong)
 }
 
 // TestReleaseUpgrade: 2025.2 → 2026.1 with the image in lockstep re-runs
@@ -128,24 +73,7 @@ func TestReleaseUpgrade(t *testing.T) {
 func TestCredentialRotation(t *testing.T) {
 	s := newSite(t, env.K8s, "2025.2", nil)
 	s.ready()
-	gen := s.deployment().Generation
-	// Rotated at the source: ESO writes the new password into the Secret.
-	suite.SetCredential(t, env.K8s, suite.CredentialKey(s.ns, "placement-keystone"), map[string]string{"password": "ks-pw-2"})
-	poll.Until(t, waitLong, func() error {
-		if g := s.deployment().Generation; g == gen {
-			return fmt.Errorf("deployment not rolled yet")
-		}
-		return nil
-	})
-	s.ready()
-	if g := s.deployment().Generation; g != gen+1 {
-		t.Errorf("deployment generation %d → %d, want one rollout", gen, g)
-	}
-	var rs appsv1.ReplicaSetList
-	poll.Must(t, env.K8s.List(s.ctx, &rs, client.InNamespace(s.ns)))
-	if len(rs.Items) != 2 {
-		t.Errorf("%d ReplicaSets, want 2 (before and after the rotation)", len(rs.Items))
-	}
+	suite.RotationRollsOnce(t, s.in, waitLong, s.ready)
 }
 
 // TestOperatorKilledMidPipeline: the operator dies while the db-sync Job

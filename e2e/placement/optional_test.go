@@ -1,20 +1,15 @@
 package placement_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
-	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	"github.com/c5c3/openstack-operators/e2e/suite"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
@@ -47,67 +42,28 @@ func TestAdmissionRefusesInvalidCRs(t *testing.T) {
 	}
 }
 
-// TestHPAAndNetworkPolicy: both children follow the spec on and off.
+// TestHPAAndNetworkPolicy: both children follow the spec on and off, and
+// the Placement is Ready with both on.
 func TestHPAAndNetworkPolicy(t *testing.T) {
 	s := newSite(t, env.K8s, "2025.2", nil)
 	s.ready()
-	s.update(func(p *placementv1.Placement) {
-		p.Spec.Autoscaling = &shared.AutoscalingSpec{MinReplicas: ptr.To(int32(2)), MaxReplicas: 4, TargetCPUUtilization: ptr.To(int32(70))}
-		p.Spec.NetworkPolicy = &shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{
-			{NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"kubernetes.io/metadata.name": "openstack"}}},
-		}}
-	})
-	s.condition(placementv1.ConditionHPAReady, metav1.ConditionTrue, "HPAReady")
-	s.condition(placementv1.ConditionNetworkPolicyReady, metav1.ConditionTrue, "NetworkPolicyReady")
-	hpa := &autoscalingv2.HorizontalPodAutoscaler{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name}}
-	np := &networkingv1.NetworkPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name}}
-	if !s.exists(hpa) || hpa.Spec.MaxReplicas != 4 {
-		t.Errorf("HPA missing or wrong: %+v", hpa.Spec)
-	}
-	if !s.exists(np) || len(np.Spec.Ingress) == 0 {
-		t.Errorf("NetworkPolicy missing or without ingress: %+v", np.Spec)
-	}
-	s.ready()
-
-	s.update(func(p *placementv1.Placement) { p.Spec.Autoscaling, p.Spec.NetworkPolicy = nil, nil })
-	s.condition(placementv1.ConditionHPAReady, metav1.ConditionTrue, "HPANotRequired")
-	s.condition(placementv1.ConditionNetworkPolicyReady, metav1.ConditionTrue, "NetworkPolicyNotRequired")
-	poll.Until(t, waitLong, func() error {
-		if s.exists(hpa) || s.exists(np) {
-			return fmt.Errorf("HPA or NetworkPolicy still there")
-		}
-		return nil
-	})
+	suite.HPAAndNetworkPolicy(t, s.in, waitLong,
+		func(a *shared.AutoscalingSpec, np *shared.NetworkPolicySpec) {
+			s.update(func(p *placementv1.Placement) { p.Spec.Autoscaling, p.Spec.NetworkPolicy = a, np })
+		},
+		func(typ, reason string) { s.condition(typ, metav1.ConditionTrue, reason) },
+		func(*networkingv1.NetworkPolicy) { s.ready() })
 }
 
 // TestHTTPRoute: without the Gateway API CRDs the route is reported
 // GatewayAPINotInstalled; once they are installed and the operator
 // restarted, the HTTPRoute is created and follows its parent's Accepted.
 func TestHTTPRoute(t *testing.T) {
-	withGateway := func(p *placementv1.Placement) {
-		p.Spec.Gateway = &shared.GatewaySpec{Hostname: "placement.example.org", ParentRef: shared.GatewayParentRef{Name: "public", Namespace: "gateways"}}
-	}
-	s := newSite(t, env.K8s, "2025.2", withGateway)
-	s.condition(placementv1.ConditionHTTPRouteReady, metav1.ConditionFalse, "GatewayAPINotInstalled")
-
-	poll.Must(t, suite.InstallCRDs(env.Mgmt, true))
-	poll.Must(t, env.Op.Restart())
-	s.condition(placementv1.ConditionHTTPRouteReady, metav1.ConditionFalse, "HTTPRouteNotAccepted")
-	route := &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name}}
-	if !s.exists(route) || len(route.Spec.Hostnames) != 1 || route.Spec.Hostnames[0] != "placement.example.org" {
-		t.Fatalf("HTTPRoute missing or wrong: %+v", route.Spec)
-	}
-	// No Gateway controller runs here: report the parent's acceptance as one would.
-	poll.Must(t, testenv.RouteAccepted(s.ctx, env.K8s, client.ObjectKeyFromObject(route), true))
-	s.condition(placementv1.ConditionHTTPRouteReady, metav1.ConditionTrue, "HTTPRouteAccepted")
-	s.ready()
-
-	s.update(func(p *placementv1.Placement) { p.Spec.Gateway = nil })
-	s.condition(placementv1.ConditionHTTPRouteReady, metav1.ConditionTrue, "HTTPRouteNotRequired")
-	poll.Until(t, waitLong, func() error {
-		if s.exists(route) {
-			return fmt.Errorf("HTTPRoute still there")
-		}
-		return nil
+	const host = "placement.example.org"
+	s := newSite(t, env.K8s, "2025.2", func(p *placementv1.Placement) {
+		p.Spec.Gateway = &shared.GatewaySpec{Hostname: host, ParentRef: shared.GatewayParentRef{Name: "public", Namespace: "gateways"}}
 	})
+	suite.HTTPRoute(t, s.in, &env, host, waitLong,
+		func() { s.update(func(p *placementv1.Placement) { p.Spec.Gateway = nil }) },
+		func(typ string, status metav1.ConditionStatus, reason string) { s.condition(typ, status, reason) }, s.ready)
 }

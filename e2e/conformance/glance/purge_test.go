@@ -46,12 +46,7 @@ func TestDBPurgeRemovesRowsOlderThanTheRetention(t *testing.T) {
 	poll.Until(t, harness.WaitLong, func() error {
 		return env.K8s.Get(t.Context(), client.ObjectKey{Namespace: s.ns, Name: s.name + "-db-purge"}, &cj)
 	})
-	job := &batchv1.Job{
-		ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: cj.Name + "-manual",
-			Labels: cj.Spec.JobTemplate.Labels, Annotations: cj.Spec.JobTemplate.Annotations,
-			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(&cj, batchv1.SchemeGroupVersion.WithKind("CronJob"))}},
-		Spec: cj.Spec.JobTemplate.Spec,
-	}
+	job := testenv.JobFromCronJob(&cj, cj.Name+"-manual")
 	poll.Must(t, env.K8s.Create(t.Context(), job))
 	code, log, err := env.RunJob(t, job, nil, harness.WaitLong)
 	if err != nil || code != 0 {

@@ -53,7 +53,8 @@ func (c cacheScript) render() string {
 	return r.Replace(cacheScriptTemplate)
 }
 
-const cacheScriptTemplate = `dir=@DIR@
+const cacheScriptTemplate = `trap 'exit 0' TERM INT
+dir=@DIR@
 conf=@CONF@
 high=@HIGH@
 interval=@INTERVAL@
@@ -81,7 +82,7 @@ while :; do
       echo "glance-cache-maintenance failed: $failures consecutive, cache at $used KiB of $high" >&2
     fi
   fi
-  sleep @SLEEP@ || :
+  sleep @SLEEP@ & wait $! || :
   elapsed=$((elapsed + @STEP@))
 done
 `

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -228,7 +229,7 @@ func TestCacheMaintenanceScriptProductionValues(t *testing.T) {
 	s := CacheMaintenanceScript(8589934592, 300)
 	for _, want := range []string{
 		"dir='/var/lib/glance/image-cache'\n", "conf='/etc/glance/glance-api.conf.d/'\n",
-		"high=8388608\n", "interval=300\n", "sleep 30 || :\n", "elapsed=$((elapsed + 30))\n",
+		"high=8388608\n", "interval=300\n", "sleep 30 & wait $! || :\n", "trap 'exit 0' TERM INT\n", "elapsed=$((elapsed + 30))\n",
 		`du -sk --exclude=incomplete --exclude=invalid --exclude=queue "$dir"`,
 		`glance-cache-pruner --config-dir "$conf" || rc=$?`, `glance-cache-cleaner --config-dir "$conf" || rc=$?`,
 	} {
@@ -238,5 +239,47 @@ func TestCacheMaintenanceScriptProductionValues(t *testing.T) {
 	}
 	if out, err := exec.Command("/bin/sh", "-n", "-c", s).CombinedOutput(); err != nil {
 		t.Errorf("sh -n: %v: %s", err, out)
+	}
+}
+
+// The loop is its container's PID 1, for which the kernel drops a SIGTERM
+// the process has no handler for: without its trap the pod's stop would
+// wait out the grace period for the SIGKILL. Run as PID 1 of a new PID
+// namespace (root, as the suites run), it exits 0 on SIGTERM while it
+// sleeps (a 600 s sleep here, far beyond the wait).
+func TestCacheLoopStopsOnSIGTERMAsPID1(t *testing.T) {
+	stubDir, bin := stubs(t)
+	c := cacheScript{cacheDir: "/cache", configDir: "/conf/", highWaterKiB: 1000, intervalSeconds: 1 << 40, sleep: "600", step: 600}
+	cmd := exec.Command("unshare", "--pid", "--fork", "--", "/bin/sh", "-eu", "-c", c.render())
+	cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "STUB="+stubDir)
+	out := &lockedBuffer{}
+	cmd.Stderr, cmd.Stdout = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	// The loop's first du means it is past its trap and on to its sleep.
+	var pid1 int
+	deadline := time.Now().Add(20 * time.Second)
+	for pid1 == 0 || !strings.Contains(readCalls(t, stubDir), "du") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the loop did not start as PID 1 (pid %d, calls %q):\n%s", pid1, readCalls(t, stubDir), out.String())
+		}
+		children, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "task", strconv.Itoa(cmd.Process.Pid), "children"))
+		pid1, _ = strconv.Atoi(strings.TrimSpace(string(children)))
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := syscall.Kill(pid1, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the loop ended with %v on SIGTERM, want exit 0:\n%s", err, out.String())
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatalf("the loop, as PID 1, ignored SIGTERM in its sleep:\n%s", out.String())
 	}
 }
