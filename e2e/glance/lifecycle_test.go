@@ -1,6 +1,7 @@
 package glance_test
 
 import (
+	"fmt"
 	"testing"
 
 	batchv1 "k8s.io/api/batch/v1"
@@ -66,7 +67,33 @@ func TestHPAAndNetworkPolicy(t *testing.T) {
 				t.Errorf("NetworkPolicy egress %+v does not allow the S3 port %d", np.Spec.Egress, env.S3.Port)
 			}
 			s.ready()
+			s.egressFollowsBackends(np)
 		})
+}
+
+// egressFollowsBackends attaches a backend on another S3 endpoint (port
+// 9443, nothing listens there: the operator does not dial S3) and checks
+// that the policy's egress gains its port, then loses it again once the
+// backend is deleted.
+func (s *site) egressFollowsBackends(np *networkingv1.NetworkPolicy) {
+	s.T.Helper()
+	other := s.backend("elsewhere", s.Name+"-elsewhere", "s3", false)
+	other.Spec.S3.Host = "http://127.0.0.1:9443"
+	poll.Must(s.T, env.K8s.Create(s.Ctx, other))
+	wantPort := func(want bool) {
+		poll.Until(s.T, waitLong, func() error {
+			if err := env.K8s.Get(s.Ctx, client.ObjectKeyFromObject(np), np); err != nil {
+				return err
+			}
+			if egressTo(np, 9443) != want || !egressTo(np, int32(env.S3.Port)) {
+				return fmt.Errorf("egress %+v: port 9443 allowed %v, want %v (and the S3 port %d)", np.Spec.Egress, !want, want, env.S3.Port)
+			}
+			return nil
+		})
+	}
+	wantPort(true)
+	poll.Must(s.T, env.K8s.Delete(s.Ctx, other))
+	wantPort(false)
 }
 
 // egressTo tells whether a rule of np's egress allows TCP port.

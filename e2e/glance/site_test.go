@@ -30,12 +30,20 @@ type site struct {
 // mutate.
 func newSite(t *testing.T, release string, mutate ...func(*glancev1.Glance)) *site {
 	t.Helper()
-	in := suite.NewSite(t, env.K8s, env.K8s, "glance", "g")
+	return newSiteOn(t, env.K8s, release, mutate...)
+}
+
+// newSiteOn is newSite with the inputs (credential Secrets, the S3
+// Secret, the MariaDB CR) on c, a target cluster; the Glance and its
+// backends stay on the management cluster.
+func newSiteOn(t *testing.T, c client.Client, release string, mutate ...func(*glancev1.Glance)) *site {
+	t.Helper()
+	in := suite.NewSite(t, env.K8s, c, "glance", "g")
 	s := &site{Site: in, buckets: map[string]string{"fast": in.Name + "-fast", "archive": in.Name + "-archive"}}
 	for _, b := range s.buckets {
 		poll.Must(t, env.S3.CreateBucket(s.Ctx, b))
 	}
-	poll.Must(t, env.K8s.Create(s.Ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: "s3"},
+	poll.Must(t, c.Create(s.Ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: "s3"},
 		StringData: map[string]string{"access-key-id": env.S3.AccessKey, "secret-access-key": env.S3.SecretKey}}))
 	for name, bucket := range s.buckets {
 		poll.Must(t, env.K8s.Create(s.Ctx, s.backend(name, bucket, "s3", name == "fast")))

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"testing"
 
-	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -97,12 +96,6 @@ func TestOperatorKilledMidPipeline(t *testing.T) {
 	if n := s.events()["DatabaseSynced"]; n != 1 {
 		t.Errorf("DatabaseSynced events = %d, want 1", n)
 	}
-}
-
-func (s *site) deployment() *appsv1.Deployment {
-	var d appsv1.Deployment
-	poll.Must(s.t, s.c.Get(s.ctx, client.ObjectKey{Namespace: s.ns, Name: s.name}, &d))
-	return &d
 }
 
 func (s *site) jobUID() string {

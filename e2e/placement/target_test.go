@@ -3,7 +3,6 @@ package placement_test
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
@@ -12,9 +11,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
-	"github.com/c5c3/openstack-operators/common/operator"
-	"github.com/c5c3/openstack-operators/common/targetcluster"
-	"github.com/c5c3/openstack-operators/e2e/cluster"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	"github.com/c5c3/openstack-operators/e2e/suite"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
@@ -26,31 +22,8 @@ import (
 // TargetClusterUnavailable; deletion afterwards releases the finalizer with
 // RemoteChildrenAbandoned once --abandon-grace (20 s here) has passed.
 func TestTargetCluster(t *testing.T) {
-	target, err := cluster.Up("e2e-placement-target")
-	poll.Must(t, err)
-	t.Cleanup(func() {
-		var code int
-		suite.KeepOrDown(target, &code)
-	})
-	poll.Must(t, suite.InstallCRDs(target, false))
-	eso, err := suite.StartESO(target)
-	poll.Must(t, err)
-	t.Cleanup(func() { _ = eso.Stop(10 * time.Second) })
-	remote, err := client.New(target.Config, client.Options{Scheme: operator.NewScheme(placementv1.AddToScheme)})
-	poll.Must(t, err)
-	poll.Must(t, suite.PrepareCluster(t.Context(), remote))
-	m, err := suite.StartMachine(t.Context(), target.Config, env.DB, env.Profiles)
-	poll.Must(t, err)
-	t.Cleanup(m.Stop)
-
-	kc, err := cluster.EmbeddedKubeconfig(target.Config)
-	poll.Must(t, err)
-	reg := &corev1.Secret{
-		ObjectMeta: metav1.ObjectMeta{Namespace: clustersNamespace, Name: "target",
-			Labels: map[string]string{targetcluster.RegistrationLabel: targetcluster.RegistrationLabelValue}},
-		Data: map[string][]byte{targetcluster.KubeconfigKey: kc},
-	}
-	poll.Must(t, env.K8s.Create(t.Context(), reg))
+	tg := suite.StartTarget(t, &env, "e2e-placement-target", placementv1.AddToScheme)
+	remote, reg := tg.C, tg.Registration
 
 	s := newSite(t, remote, "2025.2", func(p *placementv1.Placement) {
 		p.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "target"}

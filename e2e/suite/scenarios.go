@@ -104,11 +104,11 @@ func DeletionCleansUp(t *testing.T, s *Site, mgmt client.Client, db *localsvc.Ma
 	}, d.Children...)
 	poll.Until(t, wait, func() error {
 		if err := mgmt.Get(s.Ctx, client.ObjectKeyFromObject(d.CR), d.CR); !apierrors.IsNotFound(err) {
-			return fmt.Errorf("%s still there (%v)", d.Kind, err)
+			return fmt.Errorf("%s still there (%w)", d.Kind, err)
 		}
 		for _, obj := range children {
 			if err := s.C.Get(s.Ctx, client.ObjectKeyFromObject(obj), obj); !apierrors.IsNotFound(err) {
-				return fmt.Errorf("%T %s still exists (%v)", obj, obj.GetName(), err)
+				return fmt.Errorf("%T %s still exists (%w)", obj, obj.GetName(), err)
 			}
 		}
 		var cms corev1.ConfigMapList
@@ -171,7 +171,7 @@ func HPAAndNetworkPolicy(t *testing.T, s *Site, wait time.Duration, set func(*sh
 	poll.Until(t, wait, func() error {
 		for _, obj := range []client.Object{hpa, np} {
 			if err := s.C.Get(s.Ctx, client.ObjectKeyFromObject(obj), obj); !apierrors.IsNotFound(err) {
-				return fmt.Errorf("%T still there (%v)", obj, err)
+				return fmt.Errorf("%T still there (%w)", obj, err)
 			}
 		}
 		return nil
@@ -206,7 +206,7 @@ func HTTPRoute(t *testing.T, s *Site, env *Env, hostname string, wait time.Durat
 	condition(conditions.TypeHTTPRouteReady, metav1.ConditionTrue, "HTTPRouteNotRequired")
 	poll.Until(t, wait, func() error {
 		if err := s.C.Get(s.Ctx, client.ObjectKeyFromObject(route), route); !apierrors.IsNotFound(err) {
-			return fmt.Errorf("HTTPRoute still there (%v)", err)
+			return fmt.Errorf("HTTPRoute still there (%w)", err)
 		}
 		return nil
 	})
