@@ -4,12 +4,14 @@ import (
 	"crypto/rand"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/e2e/conformance/harness"
+	"github.com/c5c3/openstack-operators/e2e/localsvc"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 )
@@ -129,4 +131,71 @@ func uploadAcrossStop(t *testing.T, release string) {
 	if limit := a.Container.Grace / 3; afterTerm > limit {
 		t.Errorf("exited %s after SIGTERM, want well within the %s grace (< %s)", afterTerm, a.Container.Grace, limit)
 	}
+}
+
+// TestUWSGIWithoutItsRouterFinishesAnUploadAcrossSIGTERM measures the
+// alternative stop of docs/decisions/glance-graceful-stop.md on the real
+// uwsgi and glance: the 2026.1 command with the HTTP router replaced by
+// workers that serve HTTP themselves (--http-socket, no router keep-alive
+// flags) and SIGTERM mapped to uWSGI's graceful stop (--hook-master-start
+// "unix_signal:15 gracefully_kill_them_all" instead of --die-on-term). An
+// upload still arriving when SIGTERM lands completes (204) and uwsgi exits
+// on its own once it has, within the grace period; the rendered command
+// cuts that upload (TestUploadDuringTheDrainWindowCompletes).
+func TestUWSGIWithoutItsRouterFinishesAnUploadAcrossSIGTERM(t *testing.T) {
+	if !slices.Contains(env.Releases, "2026.1") {
+		t.Fatalf("the run covers no uWSGI release: %v", env.Releases)
+	}
+	s := newSite(t, "stop-no-router", "2026.1", func(g *glancev1.Glance) {
+		g.Spec.Deployment = &shared.DeploymentSpec{PreStopSleepSeconds: new(int64(2))}
+	})
+	s.syncDatabase()
+	l := s.launch()
+	l.Map = func(argv []string, port int, dir string) ([]string, error) {
+		mapped, err := localsvc.GlanceAPIUWSGI.Map(argv, port)
+		if err != nil {
+			return nil, err
+		}
+		return withoutRouter(mapped), nil
+	}
+	a := env.StartAPI(t, env.Deployment(t, s.key(), ""), "glance-api", l)
+	env.Ready(t, s.glance(), s.key(), a)
+	token, err := env.Keystone.AdminToken()
+	poll.Must(t, err)
+	api := imageAPI{t: t, url: a.URL, token: token}
+	// 4 MiB over ~10 s; SIGTERM lands ~2 s in, after the preStop sleep.
+	across, started := upload(t, api, api.create("across"), 4<<20, 10*time.Second)
+	select {
+	case <-started:
+	case <-time.After(harness.WaitLong):
+		t.Fatal("the upload did not start")
+	}
+	afterTerm, stopErr := a.Container.StopLikeKubelet(a.Container.Dir, a.Proc)
+	u := <-across
+	t.Logf("without the router: upload across SIGTERM: %d %v after %s; exited %s after SIGTERM (grace %s)",
+		u.status, u.err, u.after.Round(time.Millisecond), afterTerm.Round(time.Millisecond), a.Container.Grace)
+	if u.err != nil || u.status != http.StatusNoContent {
+		t.Errorf("upload across SIGTERM: status %d, %v, want 204: %s\n%s", u.status, u.err, u.body, a.Proc.Log())
+	}
+	if stopErr != nil {
+		t.Errorf("stop: %v (killed at the end of the grace period?)\n%s", stopErr, a.Proc.Log())
+	}
+}
+
+// withoutRouter turns a mapped uwsgi command into the router-less variant
+// the test above measures.
+func withoutRouter(argv []string) []string {
+	var out []string
+	for _, a := range argv {
+		switch {
+		case a == "--http":
+			out = append(out, "--http-socket")
+		case strings.HasPrefix(a, "--http-keepalive"):
+		case a == "--die-on-term":
+			out = append(out, "--hook-master-start", "unix_signal:15 gracefully_kill_them_all")
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
 }
