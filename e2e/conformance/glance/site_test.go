@@ -84,11 +84,10 @@ func (s *site) glance() *glancev1.Glance {
 }
 
 // syncDatabase runs the real db-sync Job (glance-manage db sync and
-// load_metadefs) and reports it finished.
+// load_metadefs), reports it finished and waits for DatabaseReady.
 func (s *site) syncDatabase() {
 	s.t.Helper()
-	j := env.Job(s.t, client.ObjectKey{Namespace: s.ns, Name: s.name + "-db-sync"})
-	env.CompleteJob(s.t, j, imageTrees(s.t))
+	env.SyncDatabase(s.t, s.glance(), client.ObjectKey{Namespace: s.ns, Name: s.name + "-db-sync"}, imageTrees(s.t))
 }
 
 // startAPI runs the API container of the Deployment in its launch mode

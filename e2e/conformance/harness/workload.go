@@ -35,17 +35,24 @@ func (e *Env) WaitCondition(t *testing.T, cr Service, typ string, status metav1.
 	t.Helper()
 	var found *metav1.Condition
 	poll.Until(t, WaitLong, func() error {
-		if err := e.K8s.Get(t.Context(), client.ObjectKeyFromObject(cr), cr); err != nil {
-			return err
-		}
-		c := meta.FindStatusCondition(cr.ServiceStatus().Conditions, typ)
-		if c == nil || c.Status != status || c.ObservedGeneration != cr.GetGeneration() {
-			return fmt.Errorf("%s = %v, want %s (generation %d)", typ, c, status, cr.GetGeneration())
-		}
-		found = c
-		return nil
+		var err error
+		found, err = e.condition(t, cr, typ, status)
+		return err
 	})
 	return found
+}
+
+// condition reads cr and returns its condition typ if it has status for
+// the current generation, else an error saying what it has.
+func (e *Env) condition(t *testing.T, cr Service, typ string, status metav1.ConditionStatus) (*metav1.Condition, error) {
+	if err := e.K8s.Get(t.Context(), client.ObjectKeyFromObject(cr), cr); err != nil {
+		return nil, err
+	}
+	c := meta.FindStatusCondition(cr.ServiceStatus().Conditions, typ)
+	if c == nil || c.Status != status || c.ObservedGeneration != cr.GetGeneration() {
+		return nil, fmt.Errorf("%s = %v, want %s (generation %d)", typ, c, status, cr.GetGeneration())
+	}
+	return c, nil
 }
 
 // Job waits for the Job key the operator writes.
@@ -96,6 +103,35 @@ func (e *Env) CompleteJob(t *testing.T, j *batchv1.Job, provide map[string]strin
 		t.Fatalf("Job %s failed (code %d, %v):\n%s", j.Name, code, err, log)
 	}
 	poll.Must(t, testenv.JobFinished(t.Context(), e.K8s, client.ObjectKeyFromObject(j), true))
+}
+
+// SyncDatabase plays the Job controller for the db-sync Job key until
+// the CR's DatabaseReady is True: it runs the Job (CompleteJob) and runs
+// it again whenever the operator replaced it, as it does when the Job's
+// template changes meanwhile (a Glance's config follows its backends as
+// they turn ready, so an early Job is superseded).
+func (e *Env) SyncDatabase(t *testing.T, cr Service, key client.ObjectKey, provide map[string]string) {
+	t.Helper()
+	poll.Until(t, WaitLong, func() error {
+		var j batchv1.Job
+		if err := e.K8s.Get(t.Context(), key, &j); err != nil {
+			return err
+		}
+		if !finished(&j) {
+			e.CompleteJob(t, &j, provide)
+		}
+		_, err := e.condition(t, cr, conditions.TypeDatabaseReady, metav1.ConditionTrue)
+		return err
+	})
+}
+
+func finished(j *batchv1.Job) bool {
+	for _, c := range j.Status.Conditions {
+		if (c.Type == batchv1.JobComplete || c.Type == batchv1.JobFailed) && c.Status == "True" {
+			return true
+		}
+	}
+	return false
 }
 
 // Deployment waits for the Deployment key, one whose pod template mounts
