@@ -256,8 +256,8 @@ summary() {
   echo
   if [ "${SETTLED:-0}" = 1 ]; then
     echo "The Placement is Ready: the schema and its user exist on the local MariaDB, the"
-    echo "db-sync Job's script ran for real against it, and placement-api (Debian's, under"
-    echo "uwsgi with the Deployment's command) answers the operator's health probe."
+    echo "db-sync Job's script ran for real against it, and Debian's placement, under uwsgi"
+    echo "with the Deployment's command and the image's WSGI entry point, answers the probe."
   else
     echo "The Placement did not become Ready within ${WAIT:-180}s; see the logs below."
   fi
