@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/conditions"
+	"github.com/c5c3/openstack-operators/common/dbsync"
 	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	"github.com/c5c3/openstack-operators/e2e/suite"
@@ -119,10 +120,8 @@ func (s *site) manualRun(suffix string) string {
 		if err := env.K8s.Get(s.Ctx, client.ObjectKeyFromObject(j), j); err != nil {
 			return err
 		}
-		for _, c := range j.Status.Conditions {
-			if (c.Type == batchv1.JobComplete || c.Type == batchv1.JobFailed) && c.Status == "True" {
-				return nil
-			}
+		if done, _, _ := dbsync.Terminal(j); done {
+			return nil
 		}
 		return fmt.Errorf("job %s not finished: %+v", j.Name, j.Status)
 	})

@@ -107,6 +107,15 @@ func (r *Runner) quit() <-chan struct{} {
 	return r.quitCh
 }
 
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
 // isLive tells whether pr serves and has neither stopped nor exited.
 func (r *Runner) isLive(pr *process) bool {
 	r.mu.Lock()

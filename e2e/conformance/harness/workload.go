@@ -15,6 +15,7 @@ import (
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/conditions"
+	"github.com/c5c3/openstack-operators/common/dbsync"
 	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
 	"github.com/c5c3/openstack-operators/e2e/poll"
@@ -117,21 +118,12 @@ func (e *Env) SyncDatabase(t *testing.T, cr Service, key client.ObjectKey, provi
 		if err := e.K8s.Get(t.Context(), key, &j); err != nil {
 			return err
 		}
-		if !finished(&j) {
+		if done, _, _ := dbsync.Terminal(&j); !done {
 			e.CompleteJob(t, &j, provide)
 		}
 		_, err := e.condition(t, cr, conditions.TypeDatabaseReady, metav1.ConditionTrue)
 		return err
 	})
-}
-
-func finished(j *batchv1.Job) bool {
-	for _, c := range j.Status.Conditions {
-		if (c.Type == batchv1.JobComplete || c.Type == batchv1.JobFailed) && c.Status == "True" {
-			return true
-		}
-	}
-	return false
 }
 
 // Deployment waits for the Deployment key, one whose pod template mounts

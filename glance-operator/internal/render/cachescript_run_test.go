@@ -257,27 +257,28 @@ func TestCacheLoopStopsOnSIGTERMAsPID1(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	exited := make(chan struct{})
+	var waitErr error
+	go func() { waitErr = cmd.Wait(); close(exited) }()
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	// The loop's first du means it is past its trap and on to its sleep.
-	var pid1 int
-	deadline := time.Now().Add(20 * time.Second)
-	for pid1 == 0 || !strings.Contains(readCalls(t, stubDir), "du") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the loop did not start as PID 1 (pid %d, calls %q):\n%s", pid1, readCalls(t, stubDir), out.String())
-		}
-		children, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "task", strconv.Itoa(cmd.Process.Pid), "children"))
-		pid1, _ = strconv.Atoi(strings.TrimSpace(string(children)))
-		time.Sleep(10 * time.Millisecond)
+	// The loop's first du means it runs (as the child of unshare, PID 1 of
+	// its namespace), past its trap and on to its sleep.
+	waitForCalls(t, stubDir, exited, "du", 1)
+	children, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "task", strconv.Itoa(cmd.Process.Pid), "children"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid1, err := strconv.Atoi(strings.TrimSpace(string(children)))
+	if err != nil {
+		t.Fatalf("unshare's child: %q: %v", children, err)
 	}
 	if err := syscall.Kill(pid1, syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("the loop ended with %v on SIGTERM, want exit 0:\n%s", err, out.String())
+	case <-exited:
+		if waitErr != nil {
+			t.Fatalf("the loop ended with %v on SIGTERM, want exit 0:\n%s", waitErr, out.String())
 		}
 	case <-time.After(60 * time.Second):
 		t.Fatalf("the loop, as PID 1, ignored SIGTERM in its sleep:\n%s", out.String())
