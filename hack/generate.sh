@@ -6,10 +6,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cg=$("$root/hack/tools.sh" --path controller-gen)
 cd "$root/common"
 "$cg" object paths=./api/...
-for op in placement-operator glance-operator; do
+for op in placement-operator glance-operator barbican-operator; do
   cd "$root/$op"
   "$cg" object paths=./api/...
-  "$cg" crd rbac:roleName="$op" webhook paths=./... \
+  # The RBAC markers every operator shares live in common/rbac.
+  "$cg" crd rbac:roleName="$op" webhook paths="{./...,../common/rbac}" \
     output:crd:artifacts:config=config/crd output:rbac:artifacts:config=config/rbac output:webhook:artifacts:config=config/webhook
 done
 

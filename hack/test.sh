@@ -10,7 +10,7 @@ export GOFLAGS=${GOFLAGS:--buildvcs=false}
 # Everything the suites start: envtest (etcd, kube-apiserver), the e2e
 # control plane (hack/cluster.sh), helm for the chart tests and installs,
 # the real ESO controller the e2e suite runs, the S3 server Glance stores in.
-hack/tools.sh etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok kwokctl controller-gen golangci-lint helm external-secrets versitygw
+hack/tools.sh etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok kwokctl controller-gen golangci-lint helm external-secrets versitygw vault
 hack/debian.sh # the real servers the conformance suite starts
 # The newer release's services (Debian sid, 2026.2) the conformance suites
 # run against too, as a root filesystem (about 4 minutes once per machine).

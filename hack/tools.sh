@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the pinned toolchain from the Go module proxy into a cache outside the
 # work tree (shared by every clone on the machine), skipping what is there.
-#   hack/tools.sh [kube-apiserver|kube-controller-manager|kube-scheduler|kubectl|etcd|controller-gen|kwok|kwokctl|helm|golangci-lint|external-secrets|versitygw ...]
+#   hack/tools.sh [kube-apiserver|kube-controller-manager|kube-scheduler|kubectl|etcd|controller-gen|kwok|kwokctl|helm|golangci-lint|external-secrets|versitygw|vault ...]
 # With no argument it builds what the test tiers need. Prints nothing but progress on stderr.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -74,6 +74,36 @@ build_eso() {
   rm -rf "$dir"
 }
 
+# build_vault builds HashiCorp Vault, the OpenBao-compatible server Barbican's
+# tests run (the OpenBao server module is not served by the proxy). Vault's
+# go.mod replaces its api/sdk modules with directories of its own tree, which
+# a module download lacks: the wrapper module takes that go.mod under another
+# name, without any replace, so they resolve to their published versions.
+build_vault() {
+  local out dir src
+  out=$(path vault)
+  [ -x "$out" ] && return 0
+  log "building vault $VAULT_VERSION (its own requirements; about five minutes)"
+  dir="$TOOLS_DIR/src/vault-$VAULT_VERSION"
+  if [ ! -f "$dir/.ready" ]; then
+    src=$("$here/moddir.sh" github.com/hashicorp/vault "$VAULT_VERSION")
+    mkdir -p "$dir"
+    {
+      awk '/^module /{print "module c5c3.local/vaulttools"; next}
+        /^replace[ \t]*\($/{skip=1; next}
+        skip && /^\)/{skip=0; next}
+        skip || /^replace[ \t]/{next}
+        {print}' "$src/go.mod"
+      echo "require github.com/hashicorp/vault $VAULT_VERSION"
+    } >"$dir/go.mod"
+    cp "$src/go.sum" "$dir/go.sum" && chmod u+w "$dir/go.sum"
+    printf '//go:build tools\n\npackage tools\n\nimport _ "github.com/hashicorp/vault"\n' >"$dir/tools.go"
+    touch "$dir/.ready"
+  fi
+  mkdir -p "$(dirname "$out")"
+  (cd "$dir" && GOWORK=off GOFLAGS=-mod=mod go build -trimpath -ldflags "-s -w" -o "$out" github.com/hashicorp/vault)
+}
+
 go_install() {
   local name=$1 pkg=$2 version=$3 out="$TOOLS_DIR/bin/$1-$3/$1"
   [ -x "$out" ] && return 0
@@ -92,6 +122,7 @@ path() {
     golangci-lint) echo "$TOOLS_DIR/bin/golangci-lint-$GOLANGCI_LINT_VERSION/golangci-lint" ;;
     external-secrets) echo "$TOOLS_DIR/bin/external-secrets-$ESO_VERSION/external-secrets" ;;
     versitygw) echo "$TOOLS_DIR/bin/versitygw-$VERSITYGW_VERSION/versitygw" ;;
+    vault) echo "$TOOLS_DIR/bin/vault-$VAULT_VERSION/vault" ;;
     *) log "unknown tool $1"; return 2 ;;
   esac
 }
@@ -108,6 +139,8 @@ build() {
     external-secrets) build_eso ;;
     # A real S3 server (S3 over a directory) for Glance's S3 stores.
     versitygw) go_install versitygw github.com/versity/versitygw/cmd/versitygw "$VERSITYGW_VERSION" ;;
+    # An OpenBao-compatible server (KV v2, AppRole, Kubernetes auth) for Barbican.
+    vault) build_vault ;;
     *) log "unknown tool $1"; return 2 ;;
   esac
 }

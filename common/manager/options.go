@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/c5c3/openstack-operators/common/dialer"
 	"github.com/c5c3/openstack-operators/common/probe"
 	"github.com/c5c3/openstack-operators/common/service"
 )
@@ -43,6 +44,10 @@ type Options struct {
 	ProbeURLAnnotation bool
 	// AbandonGrace is how long deletion waits for an unreachable target cluster.
 	AbandonGrace time.Duration
+	// Resolve maps host:port names the operator dials (a managed OpenBao
+	// instance's Service) to other addresses, for an operator run outside
+	// the cluster network; TLS still verifies the name.
+	Resolve *dialer.Table
 	// ProbeURL, not a flag, replaces the URL the API health probe hits, for
 	// a program that builds the manager in its own process next to an API
 	// it started (the e2e suites and the benchmark harness).
@@ -52,7 +57,7 @@ type Options struct {
 // BindFlags registers the flags with their defaults; p names the operator's
 // CR kind, lease and API port in the help texts.
 func BindFlags(fs *flag.FlagSet, p service.Profile, leaseName string) *Options {
-	o := &Options{}
+	o := &Options{Resolve: &dialer.Table{}}
 	kinds := p.Kind + "s"
 	fs.StringVar(&o.MetricsAddr, "metrics-bind-address", ":8080", "address of the metrics endpoint; 0 disables it")
 	fs.StringVar(&o.ProbeAddr, "health-probe-bind-address", ":8081", "address of the healthz/readyz endpoints")
@@ -69,6 +74,7 @@ func BindFlags(fs *flag.FlagSet, p service.Profile, leaseName string) *Options {
 	fs.BoolVar(&o.ProbeViaAPIServer, "probe-via-apiserver", false, "send the API health probe through the API server's services/proxy (operator outside the cluster network)")
 	fs.BoolVar(&o.ProbeURLAnnotation, "probe-url-annotation", false, "probe the loopback URL in a "+p.Kind+"'s "+probe.URLAnnotation+" annotation instead of its Service (development and e2e runs outside the cluster; never in production)")
 	fs.DurationVar(&o.AbandonGrace, "abandon-grace", 5*time.Minute, "how long deletion waits for an unreachable target cluster before abandoning its children")
+	fs.Var(o.Resolve, "resolve", "host:port=address[,...]: dial address instead of host:port for the servers the operator calls itself (a managed OpenBao instance's Service), TLS still verifying host (an operator run outside the cluster network; never in production)")
 	return o
 }
 

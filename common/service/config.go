@@ -65,7 +65,8 @@ func (r *Reconciler) ReportExtraConfig(s *Scope, owned extraconfig.Registry) {
 }
 
 // Config renders the service config with the merged policy rules, writes it
-// as the immutable content-addressed ConfigMap <base>-<hash8> (s.Config),
+// as the immutable content-addressed ConfigMap <base>-<hash8> (s.Config; a
+// Secret when Profile.ConfigSecret),
 // prunes older generations and reports ExtraConfigHealthy; a failure reads
 // SecretsReady=False/ConfigError.
 func (r *Reconciler) Config(ctx context.Context, s *Scope, base string, owned extraconfig.Registry,
@@ -87,6 +88,14 @@ func (r *Reconciler) writeConfig(ctx context.Context, s *Scope, base string, ren
 		return err
 	}
 	ns := s.CR.GetNamespace()
+	if r.Profile.ConfigSecret {
+		sec := configartifact.BuildSecret(ns, base, s.ID.Labels(), data)
+		if err := configartifact.EnsureSecret(ctx, s.Target.Client, s.Target.Reader, s.Owner, sec); err != nil {
+			return err
+		}
+		s.Config = sec.Name
+		return configartifact.PruneSecrets(ctx, s.Target.Client, s.Owner, ns, base, sec.Name)
+	}
 	cm := configartifact.BuildConfigMap(ns, base, s.ID.Labels(), data)
 	if err := configartifact.EnsureConfigMap(ctx, s.Target.Client, s.Target.Reader, s.Owner, cm); err != nil {
 		return err

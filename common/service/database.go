@@ -35,6 +35,7 @@ func stopWith(out pipeline.Outcome, err error) Result {
 func (r *Reconciler) ProvisionDatabase(ctx context.Context, s *Scope) Result {
 	verdict, err := mariadb.Provision(ctx, s.Target.Client, s.Owner, mariadb.Request{
 		Namespace: s.CR.GetNamespace(), Name: s.CR.GetName(), Database: s.Spec().Database,
+		MaxUserConnections: s.MaxUserConnections,
 	})
 	if err != nil {
 		return stopWith(pipeline.Continue(), err)

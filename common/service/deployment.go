@@ -126,3 +126,21 @@ func desiredReplicas(d *appsv1.Deployment) int32 {
 	}
 	return 1
 }
+
+// LiveDeployment is the CR's API Deployment as the children's cluster has
+// it, nil when there is none or it is not the CR's: what a step that keeps
+// the last good config reads the mounted names from.
+func (r *Reconciler) LiveDeployment(ctx context.Context, s *Scope) (*appsv1.Deployment, error) {
+	var d appsv1.Deployment
+	err := s.Target.Client.Get(ctx, client.ObjectKey{Namespace: s.CR.GetNamespace(), Name: s.CR.GetName()}, &d)
+	if apierrors.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading Deployment %s for its last good config: %w", s.CR.GetName(), err)
+	}
+	if !s.Owner.Owns(&d) {
+		return nil, nil
+	}
+	return &d, nil
+}

@@ -39,6 +39,10 @@ type Profile struct {
 	DBTLSDir string
 	// RouteTimeout is the HTTPRoute's request timeout, "" for none.
 	RouteTimeout string
+	// ConfigSecret makes the config artefact a Secret instead of a
+	// ConfigMap: the rendered file carries a credential (Barbican's
+	// approle_role_id).
+	ConfigSecret bool
 	// Owned are the labelled kinds the operator writes (operator.WorkloadKinds):
 	// its controller owns them, and deletion clears them from a target cluster.
 	Owned []client.Object

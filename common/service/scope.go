@@ -34,8 +34,11 @@ type Scope struct {
 	DBTargetHash string
 	// Config names the current content-addressed config artefact (Config step).
 	Config string
+	// MaxUserConnections sizes the managed MariaDB User (Barbican); zero
+	// leaves mariadb-operator's default.
+	MaxUserConnections int32
 	// EgressPorts are TCP ports the API reaches beyond database, cache and
-	// Keystone (Glance's S3 endpoints); the NetworkPolicy step allows them.
+	// Keystone (Glance's S3 endpoints, Barbican's OpenBao servers); the NetworkPolicy step allows them.
 	EgressPorts []int32
 }
 

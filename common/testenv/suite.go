@@ -19,6 +19,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/dialer"
 )
 
 // Suite is what an operator's controller suite shares with the others: the
@@ -31,6 +32,9 @@ type Suite struct {
 	Dump func() string
 	// Timeout bounds each wait; 30 s when zero.
 	Timeout time.Duration
+	// Resolve is the manager's --resolve table: a test maps the in-cluster
+	// names the operator dials to its loopback servers.
+	Resolve dialer.Table
 
 	nsCounter atomic.Int64
 }

@@ -17,7 +17,9 @@ type CronJobParams struct {
 	Suspend       bool
 	ContainerName string
 	Image         string
-	Script        string // run as /bin/sh -eu -c <Script>
+	Script        string // run as /bin/sh -eu -c <Script>, unless Command is set
+	// Command is the container's argv, run as it is, in place of Script.
+	Command       []string
 	Env           []corev1.EnvVar
 	ConfigMapName string
 	ConfigDir     string
@@ -26,6 +28,9 @@ type CronJobParams struct {
 	// ActiveDeadlineSeconds turns a wedged run into a Failed Job, so a
 	// purge that never finishes is reported like one that fails.
 	ActiveDeadlineSeconds int64
+	// ConfigSecretName, when set, backs volume "config" with this Secret
+	// instead of ConfigMapName (a config that must not sit in a ConfigMap).
+	ConfigSecretName string
 }
 
 // CronJob renders the CronJob. Runs never overlap (Forbid), history limits
@@ -33,7 +38,7 @@ type CronJobParams struct {
 // run, and restartPolicy OnFailure retries inside it. The common labels sit on
 // the CronJob and its job template, so the spawned Jobs can be listed by them.
 func CronJob(p CronJobParams) *batchv1.CronJob {
-	vols, mounts := podVolumes(p.ConfigMapName, p.ConfigDir, p.DBTLS)
+	vols, mounts := podVolumes(p.ConfigMapName, p.ConfigSecretName, p.ConfigDir, p.DBTLS)
 	podLabels := p.ID.Labels()
 	podLabels[ComponentLabel] = p.Component
 	var deadline *int64
@@ -62,7 +67,7 @@ func CronJob(p CronJobParams) *batchv1.CronJob {
 							Containers: []corev1.Container{{
 								Name:            p.ContainerName,
 								Image:           p.Image,
-								Command:         []string{"/bin/sh", "-eu", "-c", p.Script},
+								Command:         cronCommand(p),
 								Env:             copyEnv(p.Env),
 								VolumeMounts:    mounts,
 								SecurityContext: RestrictedContainerSecurityContext(p.RunAsID),
@@ -74,4 +79,12 @@ func CronJob(p CronJobParams) *batchv1.CronJob {
 			},
 		},
 	}
+}
+
+// cronCommand is p.Command, else the shell running p.Script.
+func cronCommand(p CronJobParams) []string {
+	if p.Command != nil {
+		return append([]string(nil), p.Command...)
+	}
+	return []string{"/bin/sh", "-eu", "-c", p.Script}
 }

@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -112,5 +113,18 @@ func TestCronJob(t *testing.T) {
 				t.Error("CronJob and job template labels alias each other")
 			}
 		})
+	}
+}
+
+// An argv Command runs as it is; without one the Script runs under the shell.
+func TestCronJobCommandOrScript(t *testing.T) {
+	argv := []string{"barbican-manage", "db", "clean", "--min-days", "90"}
+	cj := CronJob(CronJobParams{Name: "x-db-clean", Command: argv, Script: "ignored"})
+	if got := cj.Spec.JobTemplate.Spec.Template.Spec.Containers[0].Command; !slices.Equal(got, argv) {
+		t.Errorf("command = %q, want %q", got, argv)
+	}
+	cj = CronJob(CronJobParams{Name: "x-db-purge", Script: "glance-manage db purge"})
+	if got := cj.Spec.JobTemplate.Spec.Template.Spec.Containers[0].Command; !slices.Equal(got, []string{"/bin/sh", "-eu", "-c", "glance-manage db purge"}) {
+		t.Errorf("command = %q", got)
 	}
 }

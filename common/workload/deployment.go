@@ -45,6 +45,9 @@ type DeploymentParams struct {
 	ExtraMounts  []corev1.VolumeMount
 	// Sidecars run beside the API container, after it, in this order.
 	Sidecars []corev1.Container
+	// ConfigSecretName, when set, backs volume "config" with this Secret
+	// instead of ConfigMapName (a config that must not sit in a ConfigMap).
+	ConfigSecretName string
 }
 
 // Deployment renders the API Deployment named after the instance.
@@ -53,7 +56,7 @@ func Deployment(p DeploymentParams) *appsv1.Deployment {
 	if !p.Autoscaling {
 		replicas = new(p.Spec.EffectiveReplicas())
 	}
-	vols, mounts := podVolumes(p.ConfigMapName, p.ConfigDir, p.DBTLS)
+	vols, mounts := podVolumes(p.ConfigMapName, p.ConfigSecretName, p.ConfigDir, p.DBTLS)
 	for i := range p.ExtraVolumes {
 		vols = append(vols, *p.ExtraVolumes[i].DeepCopy())
 	}

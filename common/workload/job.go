@@ -30,13 +30,16 @@ type JobParams struct {
 	RunAsID       int64
 	// PodAnnotations are part of the template, hence of the rerun key.
 	PodAnnotations map[string]string
+	// ConfigSecretName, when set, backs volume "config" with this Secret
+	// instead of ConfigMapName (a config that must not sit in a ConfigMap).
+	ConfigSecretName string
 }
 
 // Job renders the db-sync Job. Its pod template carries no labels, so the API
 // Service, PDB and NetworkPolicy never select migration pods. The template's
 // PodTemplateHash is stamped into PodSpecHashAnnotation as the rerun key.
 func Job(p JobParams) *batchv1.Job {
-	vols, mounts := podVolumes(p.ConfigMapName, p.ConfigDir, p.DBTLS)
+	vols, mounts := podVolumes(p.ConfigMapName, p.ConfigSecretName, p.ConfigDir, p.DBTLS)
 	tmpl := corev1.PodTemplateSpec{
 		ObjectMeta: metav1.ObjectMeta{Annotations: nonEmpty(p.PodAnnotations)},
 		Spec: corev1.PodSpec{

@@ -57,6 +57,24 @@ func ConfigVolume(configMapName string) corev1.Volume {
 	}
 }
 
+// ConfigSecretVolume exposes a rendered config Secret as volume "config",
+// for a service whose config carries something a ConfigMap must not hold.
+func ConfigSecretVolume(secretName string) corev1.Volume {
+	return corev1.Volume{
+		Name:         ConfigVolumeName,
+		VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: secretName}},
+	}
+}
+
+// configVolume is the Secret-backed config volume when secretName is set,
+// else the ConfigMap-backed one.
+func configVolume(configMapName, secretName string) corev1.Volume {
+	if secretName != "" {
+		return ConfigSecretVolume(secretName)
+	}
+	return ConfigVolume(configMapName)
+}
+
 // ConfigVolumeMount mounts the config volume read-only as the whole config dir.
 func ConfigVolumeMount(configDir string) corev1.VolumeMount {
 	return corev1.VolumeMount{Name: ConfigVolumeName, MountPath: configDir, ReadOnly: true}
@@ -101,10 +119,10 @@ func secretProjection(name string, keys ...string) corev1.VolumeProjection {
 	}
 }
 
-// podVolumes returns the config volume plus db-tls when set, with mounts in
-// the same order.
-func podVolumes(configMapName, configDir string, tls *DBTLSMount) ([]corev1.Volume, []corev1.VolumeMount) {
-	vols := []corev1.Volume{ConfigVolume(configMapName)}
+// podVolumes returns the config volume (from configSecret when set, else
+// from configMapName) plus db-tls when set, with mounts in the same order.
+func podVolumes(configMapName, configSecret, configDir string, tls *DBTLSMount) ([]corev1.Volume, []corev1.VolumeMount) {
+	vols := []corev1.Volume{configVolume(configMapName, configSecret)}
 	mounts := []corev1.VolumeMount{ConfigVolumeMount(configDir)}
 	if tls != nil {
 		vols = append(vols, DBTLSVolume(*tls))

@@ -35,6 +35,9 @@ type UWSGIOptions struct {
 	HTTPFlags []string
 	// PyArgv is passed as the one value of --pyargv after --threads; omitted when empty.
 	PyArgv string
+	// Module, when set, loads the application with --module <Module>
+	// (package.module:callable) in place of --wsgi-file WSGIFile.
+	Module string
 }
 
 // UWSGICommand returns the uwsgi command line of o, one argv token per flag
@@ -57,7 +60,13 @@ func UWSGICommand(o UWSGIOptions) []string {
 	args = append(args,
 		"--log-master",
 		"--log-format", UWSGILogFormat,
-		"--wsgi-file", o.WSGIFile,
+	)
+	if o.Module != "" {
+		args = append(args, "--module", o.Module)
+	} else {
+		args = append(args, "--wsgi-file", o.WSGIFile)
+	}
+	args = append(args,
 		"--master",
 		"--lazy-apps",
 		"--need-app",

@@ -103,3 +103,17 @@ func TestUWSGICommandHTTPFlagsAndPyArgv(t *testing.T) {
 		t.Errorf("UWSGIArgs differs from UWSGICommand (-args +command):\n%s", diff)
 	}
 }
+
+func TestUWSGICommandModule(t *testing.T) {
+	got := UWSGICommand(UWSGIOptions{Port: 9311, WSGIFile: "/ignored", Module: "barbican.wsgi.api:application"})
+	want := []string{
+		"uwsgi", "--http", ":9311", "--http-keepalive",
+		"--log-master", "--log-format", UWSGILogFormat,
+		"--module", "barbican.wsgi.api:application",
+		"--master", "--lazy-apps", "--need-app", "--processes", "2", "--threads", "1",
+		"--die-on-term", "--skip-atexit",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("UWSGICommand with Module mismatch (-want +got):\n%s", diff)
+	}
+}

@@ -75,7 +75,7 @@ func (s *site) condition(typ string, status metav1.ConditionStatus, reason strin
 		g := s.glance()
 		c := meta.FindStatusCondition(g.Status.Conditions, typ)
 		if c == nil || c.Status != status || c.ObservedGeneration != g.Generation || (reason != "" && c.Reason != reason) {
-			return fmt.Errorf("%s = %+v, want %s %s", typ, c, status, reason)
+			return fmt.Errorf("want %s=%s %s at generation %d, phase %q; have %s", typ, status, reason, g.Generation, g.Status.UpgradePhase, suite.Conditions(g.Status.Conditions))
 		}
 		found = c
 		return nil

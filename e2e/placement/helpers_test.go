@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 	"testing"
 	"time"
 
@@ -89,11 +88,7 @@ func (s *site) condition(typ string, status metav1.ConditionStatus, reason strin
 		p := s.placement()
 		c := meta.FindStatusCondition(p.Status.Conditions, typ)
 		if c == nil || c.Status != status || (reason != "" && c.Reason != reason) || c.ObservedGeneration != p.Generation {
-			var all []string
-			for _, c := range p.Status.Conditions {
-				all = append(all, fmt.Sprintf("%s=%s/%s (%s)", c.Type, c.Status, c.Reason, c.Message))
-			}
-			return fmt.Errorf("want %s=%s %s at generation %d; have %s", typ, status, reason, p.Generation, strings.Join(all, "; "))
+			return fmt.Errorf("want %s=%s %s at generation %d; have %s", typ, status, reason, p.Generation, suite.Conditions(p.Status.Conditions))
 		}
 		got = c
 		return nil

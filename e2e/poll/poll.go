@@ -12,18 +12,35 @@ import (
 // Interval is how often Until checks.
 const Interval = 250 * time.Millisecond
 
+// Progress bounds how long Until goes on while f reports progress: that many
+// timeouts in all.
+const Progress = 4
+
 // Until calls f until it returns nil, failing t with f's last error once
-// timeout has passed.
+// timeout has passed without progress. Progress is a change of f's error:
+// a wait that names what it sees (a condition's reason and message, a Job's
+// state) gets a fresh timeout each time that changes, so a busy machine
+// that is slow but moving does not fail it, up to Progress timeouts in all.
 func Until(t testing.TB, timeout time.Duration, f func() error) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
+	start := time.Now()
+	deadline, hard := start.Add(timeout), start.Add(Progress*timeout)
+	last := ""
 	for {
 		err := f()
 		if err == nil {
 			return
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s: %v", timeout, err)
+		now := time.Now()
+		if msg := err.Error(); msg != last {
+			last = msg
+			deadline = now.Add(timeout)
+			if deadline.After(hard) {
+				deadline = hard
+			}
+		}
+		if now.After(deadline) {
+			t.Fatalf("timed out after %s (no progress for %s): %v", now.Sub(start).Round(time.Second), timeout, err)
 		}
 		time.Sleep(Interval)
 	}

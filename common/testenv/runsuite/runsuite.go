@@ -35,12 +35,13 @@ const (
 )
 
 // Main is an operator's controller suite's TestMain: it starts a real
-// kube-apiserver and etcd with the CRDs in crdDir, fills s.Client, runs the
+// kube-apiserver and etcd with the CRDs in crdDirs (the operator's, then
+// any the tests add for kinds it reads), fills s.Client, runs the
 // operator's real manager (op through common/manager, webhooks off) on a
 // config whose transport s.Writes counts, probes the API at probes' URLs,
 // hands the reconciler and the config to ready, and runs the tests.
 // TEST_VERBOSE=1 logs everything.
-func Main[R service.Host](m *testing.M, s *testenv.Suite, crdDir string, op cmanager.Operator[R], operatorNamespace string,
+func Main[R service.Host](m *testing.M, s *testenv.Suite, crdDirs []string, op cmanager.Operator[R], operatorNamespace string,
 	probes *testenv.ProbeURLs, ready func(R, *rest.Config)) int {
 	level := zapcore.Level(2)
 	if os.Getenv("TEST_VERBOSE") != "" {
@@ -48,7 +49,7 @@ func Main[R service.Host](m *testing.M, s *testenv.Suite, crdDir string, op cman
 	}
 	ctrl.SetLogger(zap.New(zap.UseDevMode(true), zap.Level(level)))
 	fail := func(err error) int { fmt.Fprintln(os.Stderr, err); return 1 }
-	env, cfg, err := testenv.Start(testenv.Options{CRDPaths: []string{crdDir}})
+	env, cfg, err := testenv.Start(testenv.Options{CRDPaths: crdDirs})
 	if err != nil {
 		return fail(err)
 	}
@@ -63,6 +64,7 @@ func Main[R service.Host](m *testing.M, s *testenv.Suite, crdDir string, op cman
 	opts := &cmanager.Options{
 		MetricsAddr: "0", ProbeAddr: "0", SyncPeriod: 10 * time.Minute, ClustersNamespace: ClustersNamespace,
 		MaxConcurrentReconciles: 2, AbandonGrace: 3 * time.Second, OperatorNamespace: operatorNamespace, ClusterDomain: ClusterDomain,
+		Resolve: &s.Resolve,
 	}
 	mgr, r, err := cmanager.New(ctx, mgrCfg, opts, op)
 	if err != nil {

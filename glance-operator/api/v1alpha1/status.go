@@ -1,6 +1,10 @@
 package v1alpha1
 
-import "github.com/c5c3/openstack-operators/common/api/shared"
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/c5c3/openstack-operators/common/api/shared"
+)
 
 // ServiceSpec gives the shared steps the fields every service CR has.
 func (g *Glance) ServiceSpec() *shared.ServiceSpec { return &g.Spec.ServiceSpec }
@@ -10,3 +14,6 @@ func (g *Glance) ServiceStatus() *shared.ServiceStatus { return &g.Status.Servic
 
 // StatusSnapshot returns a deep copy of the status for change detection.
 func (g *Glance) StatusSnapshot() any { return *g.Status.DeepCopy() }
+
+// ChildConditions gives the shared aggregation a backend's conditions.
+func (b *GlanceBackend) ChildConditions() []metav1.Condition { return b.Status.Conditions }

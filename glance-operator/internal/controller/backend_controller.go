@@ -3,28 +3,21 @@ package controller
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/handler"
-	"sigs.k8s.io/controller-runtime/pkg/log"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/c5c3/openstack-operators/common/attach"
 	"github.com/c5c3/openstack-operators/common/conditions"
 	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/secrets"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
 	"github.com/c5c3/openstack-operators/common/watch"
-	"github.com/c5c3/openstack-operators/common/workload"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
 )
@@ -56,12 +49,8 @@ func (r *BackendReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	conds := &b.Status.Conditions
-	if meta.IsStatusConditionTrue(*conds, glancev1.ConditionCredentialsReady) && meta.IsStatusConditionTrue(*conds, glancev1.ConditionConfigProjected) {
-		conditions.True(conds, b.Generation, conditions.TypeReady, conditions.ReasonAllReady, "credentials available and store projected")
-	} else {
-		conditions.False(conds, b.Generation, conditions.TypeReady, conditions.ReasonNotAllReady, notReady(*conds))
-	}
+	attach.Aggregate(&b.Status.Conditions, b.Generation, "credentials available and store projected",
+		glancev1.ConditionCredentialsReady, glancev1.ConditionConfigProjected)
 	b.Status.ObservedGeneration = b.Generation
 	if !equality.Semantic.DeepEqual(before, b.Status) {
 		// A conflict means the pass read from a cache one write behind: the
@@ -104,7 +93,9 @@ func (r *BackendReconciler) evaluate(ctx context.Context, b *glancev1.GlanceBack
 	} else {
 		conditions.True(conds, gen, glancev1.ConditionCredentialsReady, glancev1.ReasonCredentialsAvailable, msg)
 	}
-	projected, msg, err := projectedIn(ctx, t, &g, b.Name)
+	projected, msg, err := attach.Projected(ctx, t, attach.Mount{
+		Namespace: g.Namespace, Deployment: g.Name, Volume: render.BackendsVolume, Key: render.KeyBackendsConf, Line: "[" + b.Name + "]",
+	})
 	if err != nil {
 		return false, err
 	}
@@ -127,57 +118,12 @@ func credentialsReady(ctx context.Context, reader client.Reader, b *glancev1.Gla
 	return true, fmt.Sprintf("Secret %s holds %s and %s", name, glancev1.S3AccessKeyID, glancev1.S3SecretAccessKey), nil
 }
 
-// projectedIn reports whether the Glance's live Deployment mounts a backends
-// Secret holding the line [<name>]: only then does the API serve the store.
-func projectedIn(ctx context.Context, t targetcluster.Target, g *glancev1.Glance, name string) (bool, string, error) {
-	var d appsv1.Deployment
-	err := t.Client.Get(ctx, client.ObjectKey{Namespace: g.Namespace, Name: g.Name}, &d)
-	if apierrors.IsNotFound(err) {
-		return false, fmt.Sprintf("Deployment %s does not exist yet", g.Name), nil
-	}
-	if err != nil {
-		return false, "", fmt.Errorf("reading Deployment %s: %w", g.Name, err)
-	}
-	secret := ""
-	for _, v := range d.Spec.Template.Spec.Volumes {
-		if v.Name == render.BackendsVolume && v.Secret != nil {
-			secret = v.Secret.SecretName
-		}
-	}
-	if secret == "" {
-		return false, fmt.Sprintf("Deployment %s mounts no backends Secret", g.Name), nil
-	}
-	var s corev1.Secret
-	if err := t.Reader.Get(ctx, client.ObjectKey{Namespace: g.Namespace, Name: secret}, &s); err != nil {
-		if apierrors.IsNotFound(err) {
-			return false, fmt.Sprintf("backends Secret %s is gone", secret), nil
-		}
-		return false, "", fmt.Errorf("reading backends Secret %s: %w", secret, err)
-	}
-	for _, line := range strings.Split(string(s.Data[render.KeyBackendsConf]), "\n") {
-		if strings.TrimRight(line, "\r") == "["+name+"]" {
-			return true, fmt.Sprintf("Deployment %s mounts Secret %s with section [%s]", g.Name, secret, name), nil
-		}
-	}
-	return false, fmt.Sprintf("Deployment %s mounts Secret %s, which has no section [%s] yet", g.Name, secret, name), nil
-}
-
 func setProjected(conds *[]metav1.Condition, gen int64, ok bool, msg string) {
 	if ok {
 		conditions.True(conds, gen, glancev1.ConditionConfigProjected, glancev1.ReasonConfigProjected, msg)
 		return
 	}
 	conditions.False(conds, gen, glancev1.ConditionConfigProjected, glancev1.ReasonWaitingForProjection, msg)
-}
-
-func notReady(conds []metav1.Condition) string {
-	var out []string
-	for _, t := range []string{glancev1.ConditionCredentialsReady, glancev1.ConditionConfigProjected} {
-		if !meta.IsStatusConditionTrue(conds, t) {
-			out = append(out, t)
-		}
-	}
-	return "not True: " + strings.Join(out, ", ")
 }
 
 // SetupWithManager registers the backend controller; the Glance controller's
@@ -187,46 +133,15 @@ func notReady(conds []metav1.Condition) string {
 // Secrets on the management cluster; a target cluster is covered by the
 // 15 s backstop.
 func (r *BackendReconciler) SetupWithManager(mgr ctrl.Manager, opts operator.ControllerOptions) error {
-	drop := builder.WithPredicates(watch.DropResyncs())
-	err := ctrl.NewControllerManagedBy(mgr).
+	w := attach.Watches{
+		Client: r.Client, NewList: func() client.ObjectList { return &glancev1.GlanceBackendList{} },
+		ParentIndex: IndexGlanceRef, SecretIndex: IndexBackendSecret, ManagedBy: render.ManagedBy,
+	}
+	b := ctrl.NewControllerManagedBy(mgr).
 		Named("glancebackend").
-		For(&glancev1.GlanceBackend{}, builder.WithPredicates(watch.SpecOrMetadataChanged())).
-		Watches(&glancev1.Glance{}, handler.EnqueueRequestsFromMapFunc(r.byGlance), drop).
-		Watches(&appsv1.Deployment{}, handler.EnqueueRequestsFromMapFunc(r.byDeployment), drop).
-		WatchesMetadata(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.bySecret), drop).
-		WithOptions(opts.Controller()).
-		Complete(r)
-	if err != nil {
+		For(&glancev1.GlanceBackend{}, builder.WithPredicates(watch.SpecOrMetadataChanged()))
+	if err := w.Add(b, &glancev1.Glance{}).WithOptions(opts.Controller()).Complete(r); err != nil {
 		return fmt.Errorf("building glancebackend controller: %w", err)
 	}
 	return nil
-}
-
-func (r *BackendReconciler) byGlance(ctx context.Context, o client.Object) []reconcile.Request {
-	return r.list(ctx, o.GetNamespace(), client.MatchingFields{IndexGlanceRef: o.GetName()})
-}
-
-func (r *BackendReconciler) byDeployment(ctx context.Context, o client.Object) []reconcile.Request {
-	l := o.GetLabels()
-	if l[workload.ManagedByLabel] != render.ManagedBy {
-		return nil
-	}
-	return r.list(ctx, o.GetNamespace(), client.MatchingFields{IndexGlanceRef: l[workload.InstanceLabel]})
-}
-
-func (r *BackendReconciler) bySecret(ctx context.Context, o client.Object) []reconcile.Request {
-	return r.list(ctx, o.GetNamespace(), client.MatchingFields{IndexBackendSecret: o.GetName()})
-}
-
-func (r *BackendReconciler) list(ctx context.Context, namespace string, sel client.MatchingFields) []reconcile.Request {
-	var list glancev1.GlanceBackendList
-	if err := r.Client.List(ctx, &list, client.InNamespace(namespace), sel); err != nil {
-		log.FromContext(ctx).Error(err, "listing GlanceBackends for a watch event")
-		return nil
-	}
-	out := make([]reconcile.Request, 0, len(list.Items))
-	for i := range list.Items {
-		out = append(out, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&list.Items[i])})
-	}
-	return out
 }

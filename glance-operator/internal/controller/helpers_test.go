@@ -3,22 +3,17 @@ package controller_test
 import (
 	"context"
 	"fmt"
-	"maps"
 	"net/http"
-	"slices"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
 	"github.com/prometheus/client_golang/prometheus"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -143,14 +138,7 @@ func updateBackend(t *testing.T, ns, name string, mutate func(*glancev1.GlanceBa
 // setSecret replaces a Secret's data.
 func setSecret(t *testing.T, ns, name string, data map[string]string) {
 	t.Helper()
-	suite.Eventually(t, "update Secret "+name, func() error {
-		var s corev1.Secret
-		if err := k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, &s); err != nil {
-			return err
-		}
-		s.Data, s.StringData = nil, data
-		return k8s.Update(context.Background(), &s)
-	})
+	suite.SetSecret(t, ns, name, data)
 }
 
 // exists reads obj and reports whether it is there.
@@ -185,95 +173,34 @@ func apiConf(t *testing.T, ns, name string) string {
 	return cm.Data[render.KeyGlanceAPIConf]
 }
 
-// artefacts lists the names of every generation of a content-addressed
-// config artefact (list: a ConfigMapList or SecretList) with base base.
+// artefacts lists the generations of a config artefact (testenv.Suite.Artefacts).
 func artefacts(t *testing.T, ns, base string, list client.ObjectList) []string {
 	t.Helper()
-	must(t, k8s.List(context.Background(), list, client.InNamespace(ns), client.MatchingLabels{configartifact.BaseLabel: base}))
-	var out []string
-	must(t, meta.EachListItem(list, func(o runtime.Object) error {
-		out = append(out, o.(client.Object).GetName())
-		return nil
-	}))
-	slices.Sort(out)
-	return out
+	return suite.Artefacts(t, ns, list, client.MatchingLabels{configartifact.BaseLabel: base})
 }
 
 // jobUID is the UID of the Job name, "" when there is none.
-func jobUID(t *testing.T, ns, name string) types.UID {
-	t.Helper()
-	j, err := getJob(ns, name)
-	if apierrors.IsNotFound(err) {
-		return ""
-	}
-	must(t, err)
-	return j.UID
-}
+func jobUID(t *testing.T, ns, name string) types.UID { t.Helper(); return suite.JobUID(t, ns, name) }
 
-// finishNewJob finishes the Job name once it is another Job than old (a
-// re-run), not being deleted.
+// finishNewJob finishes the re-run of the Job name (testenv.Suite.FinishNewJob).
 func finishNewJob(t *testing.T, ns, name string, old types.UID, succeeded bool) {
 	t.Helper()
-	suite.Eventually(t, "Job "+name+" re-run and finished", func() error {
-		j, err := getJob(ns, name)
-		if err != nil {
-			return err
-		}
-		if j.UID == old || !j.DeletionTimestamp.IsZero() {
-			return fmt.Errorf("Job %s not replaced yet", name)
-		}
-		return testenv.JobFinished(context.Background(), k8s, client.ObjectKeyFromObject(j), succeeded)
-	})
+	suite.FinishNewJob(t, ns, name, old, succeeded)
 }
 
 // eventsOf lists the events with reason recorded on the object name.
 func eventsOf(t *testing.T, ns, name, reason string) []corev1.Event {
 	t.Helper()
-	var list corev1.EventList
-	must(t, k8s.List(context.Background(), &list, client.InNamespace(ns)))
-	var out []corev1.Event
-	for _, e := range list.Items {
-		if e.InvolvedObject.Name == name && e.Reason == reason {
-			out = append(out, e)
-		}
-	}
-	return out
+	return suite.Events(t, ns, name, reason)
 }
 
-// emissions estimates how often events were emitted: the recorder folds a
-// repeat of the same reason on the same object into an Event series (count
-// 2 at the first repeat; later repeats stay in its memory for half an
-// hour). 0 and 1 are exact; any repeat shows as 2 or more.
-func emissions(events []corev1.Event) int {
-	n := 0
-	for _, e := range events {
-		if e.Series != nil {
-			n += int(e.Series.Count)
-		} else {
-			n++
-		}
-	}
-	return n
-}
+// emissions estimates how often events were emitted (testenv.Emissions).
+func emissions(events []corev1.Event) int { return testenv.Emissions(events) }
 
-// waitEvent waits until an event of the type with reason is recorded on the
-// object name and returns the events with that reason.
+// waitEvent waits for an event of the type with reason on the object name.
 func waitEvent(t *testing.T, ns, name, reason, eventType string) []corev1.Event {
 	t.Helper()
-	var events []corev1.Event
-	suite.Eventually(t, eventType+" event "+reason, func() error {
-		events = eventsOf(t, ns, name, reason)
-		if len(events) == 0 {
-			return fmt.Errorf("no %s event on %s", reason, name)
-		}
-		for _, e := range events {
-			if e.Type != eventType {
-				return fmt.Errorf("%s event of type %s, want %s", reason, e.Type, eventType)
-			}
-		}
-		return nil
-	})
-	return events
+	return suite.WaitEvent(t, ns, name, reason, eventType)
 }
 
 // countProbes points the Glance's health probe at a server that counts the
@@ -297,57 +224,6 @@ func inCache(t *testing.T, obj client.Object) { t.Helper(); suite.InCache(t, rec
 func seriesOf(t *testing.T, c prometheus.Collector, name, ns string) int {
 	t.Helper()
 	return testenv.CountSeries(t, c, "glance", name, ns)
-}
-
-// cronRun plays the CronJob controller for one run of the CronJob cronJob on
-// cluster c: it creates the Job from the job template (common labels,
-// controller reference to the CronJob), lists it in status.active, finishes
-// it and drops it from status.active again, as the CronJob controller does.
-// Each status write of the CronJob is what wakes the Glance.
-func cronRun(t *testing.T, c client.Client, ns, cronJob, job string, succeeded bool) *batchv1.Job {
-	t.Helper()
-	ctx := context.Background()
-	var cj batchv1.CronJob
-	suite.Eventually(t, "CronJob "+cronJob, func() error {
-		return c.Get(ctx, client.ObjectKey{Namespace: ns, Name: cronJob}, &cj)
-	})
-	j := &batchv1.Job{
-		ObjectMeta: metav1.ObjectMeta{
-			Namespace: ns, Name: job, Labels: maps.Clone(cj.Spec.JobTemplate.Labels),
-			Annotations:     map[string]string{"batch.kubernetes.io/cronjob-scheduled-timestamp": time.Now().UTC().Format(time.RFC3339)},
-			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(&cj, batchv1.SchemeGroupVersion.WithKind("CronJob"))},
-		},
-		Spec: *cj.Spec.JobTemplate.Spec.DeepCopy(),
-	}
-	must(t, c.Create(ctx, j))
-	ref := corev1.ObjectReference{APIVersion: "batch/v1", Kind: "Job", Namespace: ns, Name: job, UID: j.UID}
-	cronStatus(t, c, ns, cronJob, func(st *batchv1.CronJobStatus) {
-		st.Active = append(st.Active, ref)
-		st.LastScheduleTime = &metav1.Time{Time: time.Now()}
-	})
-	suite.Eventually(t, "Job "+job+" finished", func() error {
-		return testenv.JobFinished(ctx, c, client.ObjectKeyFromObject(j), succeeded)
-	})
-	cronStatus(t, c, ns, cronJob, func(st *batchv1.CronJobStatus) {
-		st.Active = slices.DeleteFunc(st.Active, func(r corev1.ObjectReference) bool { return r.UID == j.UID })
-		if succeeded {
-			st.LastSuccessfulTime = &metav1.Time{Time: time.Now()}
-		}
-	})
-	must(t, c.Get(ctx, client.ObjectKeyFromObject(j), j))
-	return j
-}
-
-func cronStatus(t *testing.T, c client.Client, ns, name string, mutate func(*batchv1.CronJobStatus)) {
-	t.Helper()
-	suite.Eventually(t, "CronJob "+name+" status", func() error {
-		var cj batchv1.CronJob
-		if err := c.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, &cj); err != nil {
-			return err
-		}
-		mutate(&cj.Status)
-		return c.Status().Update(context.Background(), &cj)
-	})
 }
 
 // condition is the Glance's condition condType, nil when unset.
@@ -416,4 +292,10 @@ func mariadbUser(ns, name string) *mariadbv1alpha1.User {
 
 func mariadbGrant(ns, name string) *mariadbv1alpha1.Grant {
 	return &mariadbv1alpha1.Grant{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+}
+
+// cronRun plays the CronJob controller for one run (testenv.Suite.CronRun).
+func cronRun(t *testing.T, c client.Client, ns, cronJob, job string, succeeded bool) *batchv1.Job {
+	t.Helper()
+	return suite.CronRun(t, c, ns, cronJob, job, succeeded)
 }

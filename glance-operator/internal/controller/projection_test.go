@@ -34,7 +34,7 @@ func TestBackendProjectedOnlyOnceMounted(t *testing.T) {
 	// keeps the old Secret, so the store is rendered but not served.
 	waitCondition(t, ns, "glance", conditions.TypeDatabaseReady, metav1.ConditionFalse, "DBSyncInProgress")
 	b := waitBackend(t, ns, "cold", glancev1.ConditionConfigProjected, metav1.ConditionFalse, glancev1.ReasonWaitingForProjection)
-	if c := backendCondition(b, glancev1.ConditionConfigProjected); !strings.Contains(c.Message, oldBackends+", which has no section [cold]") {
+	if c := backendCondition(b, glancev1.ConditionConfigProjected); !strings.Contains(c.Message, oldBackends+", which has no [cold]") {
 		t.Errorf("ConfigProjected message %q: want the mounted Secret %s named without [cold]", c.Message, oldBackends)
 	}
 	waitBackend(t, ns, "cold", conditions.TypeReady, metav1.ConditionFalse, "NotAllReady")

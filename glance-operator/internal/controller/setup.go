@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/c5c3/openstack-operators/common/attach"
 	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/pipeline"
 	"github.com/c5c3/openstack-operators/common/watch"
@@ -19,21 +20,7 @@ import (
 // +kubebuilder:rbac:groups=glance.openstack.c5c3.io,resources=glances;glancebackends,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups=glance.openstack.c5c3.io,resources=glances/status;glancebackends/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=glance.openstack.c5c3.io,resources=glances/finalizers,verbs=update
-// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups="",resources=services;configmaps;secrets,verbs=get;list;watch;create;update;patch;delete
-// The health probe under --probe-via-apiserver GETs the API Service through the API server.
-// +kubebuilder:rbac:groups="",resources=services/proxy,verbs=get
-// +kubebuilder:rbac:groups=batch,resources=jobs;cronjobs,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=policy,resources=poddisruptionbudgets,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=autoscaling,resources=horizontalpodautoscalers,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=networking.k8s.io,resources=networkpolicies,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=k8s.mariadb.com,resources=databases;users;grants,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=k8s.mariadb.com,resources=mariadbs,verbs=get;list;watch
-// +kubebuilder:rbac:groups=external-secrets.io,resources=clustersecretstores;secretstores;externalsecrets,verbs=get;list;watch
-// +kubebuilder:rbac:groups=scheduling.k8s.io,resources=priorityclasses,verbs=get;list;watch
-// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
-// +kubebuilder:rbac:groups="",resources=events,verbs=create;patch
+// +kubebuilder:rbac:groups=batch,resources=cronjobs,verbs=get;list;watch;create;update;patch;delete
 
 // Field indexes over GlanceBackends, registered by the Glance controller,
 // which must therefore be set up before the GlanceBackend controller.
@@ -113,19 +100,7 @@ func (r *GlanceReconciler) backendsBySecret(ctx context.Context, secret client.O
 	}
 	var out []reconcile.Request
 	for i := range list.Items {
-		req := parentOf(ctx, &list.Items[i])[0]
-		if !containsReq(out, req) {
-			out = append(out, req)
-		}
+		out = attach.AddRequest(out, parentOf(ctx, &list.Items[i])[0])
 	}
 	return out
-}
-
-func containsReq(reqs []reconcile.Request, r reconcile.Request) bool {
-	for _, x := range reqs {
-		if x == r {
-			return true
-		}
-	}
-	return false
 }

@@ -6,10 +6,10 @@ import (
 	"slices"
 	"strings"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/c5c3/openstack-operators/common/attach"
 	"github.com/c5c3/openstack-operators/common/configartifact"
 	"github.com/c5c3/openstack-operators/common/pipeline"
 	"github.com/c5c3/openstack-operators/common/secrets"
@@ -31,15 +31,7 @@ func (r *GlanceReconciler) reconcileBackends(ctx context.Context, s *scope) (pip
 		return pipeline.Continue(), err
 	}
 	s.EgressPorts = render.S3EgressPorts(s3Hosts(attached))
-	var ready []glancev1.GlanceBackend
-	var pending []string
-	for _, b := range attached {
-		if meta.IsStatusConditionTrue(b.Status.Conditions, glancev1.ConditionCredentialsReady) {
-			ready = append(ready, b)
-		} else {
-			pending = append(pending, b.Name)
-		}
-	}
+	ready, pending := attach.Split(attached, glancev1.ConditionCredentialsReady)
 	rendered, skipped, err := r.readCredentials(ctx, s, ready)
 	if err != nil {
 		return pipeline.Continue(), err
@@ -52,12 +44,12 @@ func (r *GlanceReconciler) reconcileBackends(ctx context.Context, s *scope) (pip
 		skipped[name] = why
 	}
 	rendered = slices.DeleteFunc(rendered, func(b render.Backend) bool { _, ok := skipped[b.Name]; return ok })
-	r.warnSkipped(s, skipped, byName(attached))
+	attach.Warn(r.Recorder, s.glance, prevMessage(s.glance), skipped, attach.ByName(attached), EventBackendSkipped, "Backends", "GlanceBackend")
 	defaults := defaultsOf(rendered)
 	if len(defaults) != 1 {
 		msg := noDefaultMessage(defaults, len(attached))
 		if len(skipped) > 0 {
-			msg += "; " + waitingMessage(nil, nil, skipped)
+			msg += "; " + attach.Waiting(nil, nil, skipped)
 		}
 		s.SetFalse(glancev1.ConditionBackendsReady, glancev1.ReasonNoDefaultBackend, msg)
 		return pipeline.Continue(), nil
@@ -72,7 +64,7 @@ func (r *GlanceReconciler) reconcileBackends(ctx context.Context, s *scope) (pip
 	s.backendsSecret = secret.Name
 	s.projection = &projection{enabled: names(rendered), defaultBackend: defaults[0]}
 	if len(pending) > 0 || len(skipped) > 0 {
-		s.SetFalse(glancev1.ConditionBackendsReady, glancev1.ReasonWaitingForBackends, waitingMessage(names(rendered), pending, skipped))
+		s.SetFalse(glancev1.ConditionBackendsReady, glancev1.ReasonWaitingForBackends, attach.Waiting(names(rendered), pending, skipped))
 		return pipeline.Continue(), nil
 	}
 	s.SetTrue(glancev1.ConditionBackendsReady, glancev1.ReasonAllBackendsProjected,
@@ -86,15 +78,13 @@ func (r *GlanceReconciler) attachedBackends(ctx context.Context, g *glancev1.Gla
 	if err := r.Client.List(ctx, &list, client.InNamespace(g.Namespace), client.MatchingFields{IndexGlanceRef: g.Name}); err != nil {
 		return nil, fmt.Errorf("listing GlanceBackends of %s: %w", g.Name, err)
 	}
-	out := slices.DeleteFunc(list.Items, func(b glancev1.GlanceBackend) bool { return !b.DeletionTimestamp.IsZero() })
-	slices.SortFunc(out, func(a, b glancev1.GlanceBackend) int { return strings.Compare(a.Name, b.Name) })
-	return out, nil
+	return attach.Live(list.Items), nil
 }
 
 // readCredentials reads each backend's S3 credentials on the children's
 // cluster; a missing Secret or key skips that backend only.
-func (r *GlanceReconciler) readCredentials(ctx context.Context, s *scope, ready []glancev1.GlanceBackend) ([]render.Backend, map[string]string, error) {
-	skipped := map[string]string{}
+func (r *GlanceReconciler) readCredentials(ctx context.Context, s *scope, ready []glancev1.GlanceBackend) ([]render.Backend, attach.Skipped, error) {
+	skipped := attach.Skipped{}
 	var out []render.Backend
 	for _, b := range ready {
 		if b.Spec.S3 == nil {
@@ -118,43 +108,13 @@ func (r *GlanceReconciler) readCredentials(ctx context.Context, s *scope, ready 
 	return out, skipped, nil
 }
 
-// warnSkipped emits GlanceBackendSkipped for each skipped backend when the
-// skip is new: BackendsReady's previous message, valid projection or not,
-// names the backends skipped then. The backend is the event's related
-// object, so the events of two skipped backends stay apart.
-func (r *GlanceReconciler) warnSkipped(s *scope, skipped map[string]string, backends map[string]*glancev1.GlanceBackend) {
-	prev := meta.FindStatusCondition(s.glance.Status.Conditions, glancev1.ConditionBackendsReady)
-	for _, name := range sortedKeys(skipped) {
-		line := skipLine(name, skipped[name])
-		if prev != nil && strings.Contains(prev.Message, line) {
-			continue
-		}
-		r.Recorder.Eventf(s.glance, backends[name], corev1.EventTypeWarning, EventBackendSkipped, "Backends", "GlanceBackend %s", line)
+// prevMessage is BackendsReady's message of the previous pass, valid
+// projection or not: it names the backends skipped then.
+func prevMessage(g *glancev1.Glance) string {
+	if c := meta.FindStatusCondition(g.Status.Conditions, glancev1.ConditionBackendsReady); c != nil {
+		return c.Message
 	}
-}
-
-func byName(backends []glancev1.GlanceBackend) map[string]*glancev1.GlanceBackend {
-	out := make(map[string]*glancev1.GlanceBackend, len(backends))
-	for i := range backends {
-		out[backends[i].Name] = &backends[i]
-	}
-	return out
-}
-
-func skipLine(name, why string) string { return fmt.Sprintf("%s skipped: %s", name, why) }
-
-func waitingMessage(rendered, pending []string, skipped map[string]string) string {
-	var parts []string
-	if len(rendered) > 0 {
-		parts = append(parts, "projected: "+strings.Join(rendered, ", "))
-	}
-	if len(pending) > 0 {
-		parts = append(parts, "waiting for credentials: "+strings.Join(pending, ", "))
-	}
-	for _, name := range sortedKeys(skipped) {
-		parts = append(parts, skipLine(name, skipped[name]))
-	}
-	return strings.Join(parts, "; ")
+	return ""
 }
 
 func noDefaultMessage(defaults []string, attached int) string {
@@ -189,14 +149,5 @@ func s3Hosts(backends []glancev1.GlanceBackend) []string {
 			out = append(out, b.Spec.S3.Host)
 		}
 	}
-	return out
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
 	return out
 }

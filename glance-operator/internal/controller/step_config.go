@@ -2,11 +2,6 @@ package controller
 
 import (
 	"context"
-	"fmt"
-
-	appsv1 "k8s.io/api/apps/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/pipeline"
 	"github.com/c5c3/openstack-operators/common/service"
@@ -34,16 +29,9 @@ func (r *GlanceReconciler) reconcileConfig(ctx context.Context, s *scope) (pipel
 // lastGood takes the config ConfigMap and backends Secret the live
 // Deployment mounts.
 func (r *GlanceReconciler) lastGood(ctx context.Context, s *scope) error {
-	var d appsv1.Deployment
-	err := s.Target.Client.Get(ctx, client.ObjectKey{Namespace: s.glance.Namespace, Name: s.glance.Name}, &d)
-	if apierrors.IsNotFound(err) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("reading Deployment %s for its last good config: %w", s.glance.Name, err)
-	}
-	if !s.Owner.Owns(&d) {
-		return nil
+	d, err := r.LiveDeployment(ctx, &s.Scope)
+	if d == nil || err != nil {
+		return err
 	}
 	for _, v := range d.Spec.Template.Spec.Volumes {
 		switch {

@@ -3,10 +3,6 @@ package controller_test
 import (
 	"context"
 	"fmt"
-	"net"
-	"net/http"
-	"net/http/httptest"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -17,7 +13,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/conditions"
@@ -73,8 +68,8 @@ func TestTargetCluster(t *testing.T) {
 		must(t, remote.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, StringData: data}))
 	}
 	must(t, testenv.MariaDB(ctx, remote, ns, "mariadb", true))
-	apiBehindService(t, remote, ns, g.Name)
-	registerCluster(t, remoteEnv, "glance-remote")
+	testenv.APIBehindService(t, remote, ns, g.Name, render.ContainerName)
+	suite.RegisterCluster(t, remoteEnv, clustersNamespace, "glance-remote", "glance-operator")
 	// Nothing watches registrations: the unresolved Glance retries every
 	// 15 s, and a poke retries now.
 	poke(t, ns, g.Name)
@@ -197,76 +192,4 @@ func TestTargetCluster(t *testing.T) {
 		return nil
 	})
 	waitBackend(t, ns, "fast", glancev1.ConditionCredentialsReady, metav1.ConditionFalse, glancev1.ReasonWaitingForParent)
-}
-
-// apiBehindService stands in for the glance-api pod on a cluster without a
-// kubelet: a local server answering /healthcheck, a Pod whose status names
-// its address and the Endpoints of the Service the operator creates, which
-// is what the API server's services/proxy follows.
-func apiBehindService(t *testing.T, c client.Client, ns, name string) {
-	t.Helper()
-	ctx := context.Background()
-	// Endpoints refuse loopback addresses: listen on the host's own one.
-	l, err := net.Listen("tcp", net.JoinHostPort(hostAddress(t), "0"))
-	must(t, err)
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/healthcheck" {
-			w.WriteHeader(http.StatusNotFound)
-			return
-		}
-		_, _ = fmt.Fprint(w, "OK")
-	}))
-	_ = srv.Listener.Close()
-	srv.Listener = l
-	srv.Start()
-	t.Cleanup(srv.Close)
-	host, portStr, err := net.SplitHostPort(srv.Listener.Addr().String())
-	must(t, err)
-	port, err := strconv.Atoi(portStr)
-	must(t, err)
-	pod := &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name + "-api-0"},
-		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "glance-api", Image: "glance"}}},
-	}
-	must(t, c.Create(ctx, pod))
-	pod.Status.PodIP, pod.Status.PodIPs = host, []corev1.PodIP{{IP: host}}
-	pod.Status.Phase = corev1.PodRunning
-	must(t, c.Status().Update(ctx, pod))
-	// The API server's services/proxy resolves a Service through its
-	// Endpoints, which the endpoints controller would write from the Pod.
-	must(t, c.Create(ctx, &corev1.Endpoints{ //nolint:staticcheck // what services/proxy reads
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
-		Subsets: []corev1.EndpointSubset{{ //nolint:staticcheck // as above
-			Addresses: []corev1.EndpointAddress{{IP: host, TargetRef: &corev1.ObjectReference{Kind: "Pod", Namespace: ns, Name: pod.Name}}},
-			Ports:     []corev1.EndpointPort{{Port: int32(port), Protocol: corev1.ProtocolTCP}},
-		}},
-	}))
-}
-
-// registerCluster writes the registration Secret of a control plane.
-func registerCluster(t *testing.T, env *envtest.Environment, name string) {
-	t.Helper()
-	user, err := env.AddUser(envtest.User{Name: "glance-operator", Groups: []string{"system:masters"}}, nil)
-	must(t, err)
-	kubeconfig, err := user.KubeConfig()
-	must(t, err)
-	must(t, k8s.Create(context.Background(), &corev1.Secret{
-		ObjectMeta: metav1.ObjectMeta{Namespace: clustersNamespace, Name: name,
-			Labels: map[string]string{targetcluster.RegistrationLabel: targetcluster.RegistrationLabelValue}},
-		Data: map[string][]byte{targetcluster.KubeconfigKey: kubeconfig},
-	}))
-}
-
-// hostAddress is a non-loopback, non-link-local IPv4 address of this host.
-func hostAddress(t *testing.T) string {
-	t.Helper()
-	addrs, err := net.InterfaceAddrs()
-	must(t, err)
-	for _, a := range addrs {
-		if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && n.IP.IsGlobalUnicast() {
-			return n.IP.String()
-		}
-	}
-	t.Fatalf("no non-loopback IPv4 address to stand in for a pod IP among %v", addrs)
-	return ""
 }

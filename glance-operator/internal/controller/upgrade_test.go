@@ -111,11 +111,7 @@ func TestUpgradeThroughEveryPhase(t *testing.T) {
 	}
 }
 
-func getJob(ns, name string) (*batchv1.Job, error) {
-	var j batchv1.Job
-	err := k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, &j)
-	return &j, err
-}
+func getJob(ns, name string) (*batchv1.Job, error) { return suite.Job(ns, name) }
 
 // Setting openStackRelease back to the installed release aborts: the phase
 // Jobs go and the installed release is synced again.

@@ -3,7 +3,6 @@ package render
 import (
 	"fmt"
 	"maps"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/c5c3/openstack-operators/common/ini"
+	"github.com/c5c3/openstack-operators/common/workload"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 )
 
@@ -159,35 +159,6 @@ func EnabledBackends(names []string) string {
 }
 
 // S3EgressPorts are the distinct TCP ports of the backends' s3.host URLs
-// (explicit port, else 80 for http and 443 for https), sorted. A host that
-// does not parse as an http(s) URL contributes nothing.
-func S3EgressPorts(hosts []string) []int32 {
-	seen := map[int32]bool{}
-	for _, h := range hosts {
-		if p, ok := urlPort(h); ok {
-			seen[p] = true
-		}
-	}
-	return slices.Sorted(maps.Keys(seen))
-}
-
-func urlPort(raw string) (int32, bool) {
-	u, err := url.Parse(raw)
-	if err != nil || u.Hostname() == "" {
-		return 0, false
-	}
-	if p := u.Port(); p != "" {
-		n, err := strconv.ParseUint(p, 10, 16)
-		if err != nil || n == 0 {
-			return 0, false
-		}
-		return int32(n), true
-	}
-	switch strings.ToLower(u.Scheme) {
-	case "http":
-		return 80, true
-	case "https":
-		return 443, true
-	}
-	return 0, false
-}
+// (workload.URLPorts: explicit port, else 80 for http and 443 for https),
+// sorted. A host that does not parse as an http(s) URL contributes nothing.
+func S3EgressPorts(hosts []string) []int32 { return workload.URLPorts(hosts) }

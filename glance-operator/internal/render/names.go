@@ -4,10 +4,6 @@
 package render
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"strings"
-
 	"github.com/c5c3/openstack-operators/common/workload"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 )
@@ -96,10 +92,4 @@ func PhaseJobName(g *glancev1.Glance, phase string) string { return g.Name + "-d
 // CronJobName is <cr>-db-purge. Names longer than MaxNameLength, admitted
 // before the bound existed, keep 34 characters plus a hash of the whole name
 // so the result stays unique and within the CronJob limit.
-func CronJobName(g *glancev1.Glance) string {
-	if len(g.Name) <= MaxNameLength {
-		return g.Name + dbPurgeSuffix
-	}
-	sum := sha256.Sum256([]byte(g.Name))
-	return strings.TrimRight(g.Name[:34], "-.") + "-" + hex.EncodeToString(sum[:])[:8] + dbPurgeSuffix
-}
+func CronJobName(g *glancev1.Glance) string { return workload.CronJobName(g.Name, dbPurgeSuffix) }

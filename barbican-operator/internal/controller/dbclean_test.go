@@ -1,0 +1,86 @@
+package controller_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
+	"github.com/c5c3/openstack-operators/common/conditions"
+	"github.com/c5c3/openstack-operators/common/testenv"
+)
+
+func cronJob(t *testing.T, ns, name string) *batchv1.CronJob {
+	t.Helper()
+	var cj batchv1.CronJob
+	suite.Eventually(t, "CronJob "+name, func() error {
+		return k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, &cj)
+	})
+	return &cj
+}
+
+// The clean is suspended while the schema is not at the release (a fresh
+// install included), scheduled once db-sync succeeded, suspended by spec,
+// and reports a failed run.
+func TestDBCleanFollowsTheMigrationAndItsRuns(t *testing.T) {
+	t.Parallel()
+	ns := suite.Namespace(t)
+	inputs(t, ns)
+	srv := bao(t, ns)
+	api.Set(ns, "barbican", testenv.FakeAPI(t, http.StatusOK, 0))
+	brownfield(t, ns, "barbican", srv)
+	must(t, k8s.Create(context.Background(), newBarbican(ns, "barbican")))
+	suite.ProvisionDatabase(t, ns, "barbican")
+
+	waitCondition(t, ns, "barbican", conditions.TypeDatabaseReady, metav1.ConditionFalse, "DBSyncInProgress")
+	waitCondition(t, ns, "barbican", barbicanv1.ConditionDBCleanReady, metav1.ConditionTrue, barbicanv1.ReasonDBCleanSuspended)
+	if cj := cronJob(t, ns, "barbican-db-clean"); cj.Spec.Suspend == nil || !*cj.Spec.Suspend {
+		t.Fatal("the CronJob is not suspended during the first db-sync")
+	}
+
+	suite.FinishJob(t, ns, "barbican-db-sync", true)
+	waitCondition(t, ns, "barbican", barbicanv1.ConditionDBCleanReady, metav1.ConditionTrue, barbicanv1.ReasonDBCleanScheduled)
+	if cj := cronJob(t, ns, "barbican-db-clean"); cj.Spec.Suspend == nil || *cj.Spec.Suspend {
+		t.Error("the CronJob stays suspended after db-sync")
+	}
+
+	suite.CronRun(t, k8s, ns, "barbican-db-clean", "barbican-db-clean-1", false)
+	waitCondition(t, ns, "barbican", barbicanv1.ConditionDBCleanReady, metav1.ConditionFalse, barbicanv1.ReasonDBCleanJobFailed)
+	suite.WaitEvent(t, ns, "barbican", barbicanv1.ReasonDBCleanJobFailed, corev1.EventTypeWarning)
+	suite.CronRun(t, k8s, ns, "barbican-db-clean", "barbican-db-clean-2", true)
+	waitCondition(t, ns, "barbican", barbicanv1.ConditionDBCleanReady, metav1.ConditionTrue, barbicanv1.ReasonDBCleanScheduled)
+
+	update(t, ns, "barbican", func(b *barbicanv1.Barbican) { b.Spec.DBClean = &barbicanv1.DBCleanSpec{Suspend: true} })
+	waitCondition(t, ns, "barbican", barbicanv1.ConditionDBCleanReady, metav1.ConditionTrue, barbicanv1.ReasonDBCleanSuspended)
+	if cj := cronJob(t, ns, "barbican-db-clean"); cj.Spec.Suspend == nil || !*cj.Spec.Suspend {
+		t.Error("spec.dbClean.suspend does not suspend the CronJob")
+	}
+}
+
+// A release bump the gate refuses leaves the clean suspended with nothing
+// coming to end the pause: DBCleanBlocked. Correcting the spec resumes it.
+func TestDBCleanBlockedAfterARefusedRelease(t *testing.T) {
+	t.Parallel()
+	ns := suite.Namespace(t)
+	inputs(t, ns)
+	toReady(t, ns, newBarbican(ns, "barbican"))
+
+	update(t, ns, "barbican", func(b *barbicanv1.Barbican) {
+		b.Spec.OpenStackRelease, b.Spec.Image.Tag = "2027.1", "2027.1"
+	})
+	waitCondition(t, ns, "barbican", conditions.TypeDatabaseReady, metav1.ConditionFalse, conditions.ReasonUpgradePathInvalid)
+	waitCondition(t, ns, "barbican", barbicanv1.ConditionDBCleanReady, metav1.ConditionFalse, barbicanv1.ReasonDBCleanBlocked)
+	if cj := cronJob(t, ns, "barbican-db-clean"); cj.Spec.Suspend == nil || !*cj.Spec.Suspend {
+		t.Error("the CronJob runs while the schema is behind the spec")
+	}
+
+	update(t, ns, "barbican", func(b *barbicanv1.Barbican) {
+		b.Spec.OpenStackRelease, b.Spec.Image.Tag = "2025.2", "2025.2"
+	})
+	waitCondition(t, ns, "barbican", barbicanv1.ConditionDBCleanReady, metav1.ConditionTrue, barbicanv1.ReasonDBCleanScheduled)
+}

@@ -1,0 +1,55 @@
+package controller_test
+
+import (
+	"context"
+	"testing"
+
+	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
+	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
+)
+
+// Each env-delivered credential is digested into the pod template: a new
+// service-user password and a new AppRole secret ID each roll the
+// Deployment once, and only their own annotation changes.
+func TestRotationRollsTheDeployment(t *testing.T) {
+	t.Parallel()
+	ns := suite.Namespace(t)
+	inputs(t, ns)
+	_, srv := toReady(t, ns, newBarbican(ns, "barbican"))
+
+	rolls := []struct {
+		what       string
+		annotation string
+		rotate     func()
+	}{
+		{"service-user password", render.AuthtokenHash, func() {
+			suite.SetSecret(t, ns, "barbican-service-user", map[string]string{"password": "rotated"})
+		}},
+		{"AppRole secret ID", render.StoreCredsHash, func() {
+			secretID, err := srv.MintSecretID(context.Background(), "barbican")
+			must(t, err)
+			var roleID string
+			suite.Eventually(t, "read role ID", func() error {
+				roleID = readSecret(t, ns, approleSecret)[barbicanv1.KeyRoleID]
+				return nil
+			})
+			suite.SetSecret(t, ns, approleSecret, map[string]string{barbicanv1.KeyRoleID: roleID, barbicanv1.KeySecretID: secretID})
+		}},
+	}
+	for _, r := range rolls {
+		before := deployment(t, ns, "barbican").Spec.Template.Annotations
+		r.rotate()
+		suite.Eventually(t, r.what+" rolls the Deployment", func() error {
+			after := deployment(t, ns, "barbican").Spec.Template.Annotations
+			if after[r.annotation] == before[r.annotation] {
+				return errorf("%s unchanged", r.annotation)
+			}
+			for k, v := range before {
+				if k != r.annotation && after[k] != v {
+					return errorf("%s changed too", k)
+				}
+			}
+			return nil
+		})
+	}
+}

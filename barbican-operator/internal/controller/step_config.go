@@ -1,0 +1,55 @@
+package controller
+
+import (
+	"context"
+
+	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
+	"github.com/c5c3/openstack-operators/common/pipeline"
+	"github.com/c5c3/openstack-operators/common/service"
+)
+
+// reconcileConfig renders barbican.conf, the paste pipeline and policy.yaml
+// into an immutable content-addressed Secret and reports
+// ExtraConfigHealthy. An invalid store projection renders nothing: the
+// live Deployment's config Secret and store mount stay (none on a first
+// install).
+func (r *BarbicanReconciler) reconcileConfig(ctx context.Context, s *scope) (pipeline.Outcome, error) {
+	b, p := s.barbican, s.projection
+	if p == nil {
+		if err := r.lastGood(ctx, s); err != nil {
+			return pipeline.Continue(), service.ConfigFailed(&s.Scope, err)
+		}
+		return pipeline.Continue(), nil
+	}
+	return r.Config(ctx, &s.Scope, render.ConfigBase(b), render.OwnedKeys, func(rules map[string]string) (map[string]string, error) {
+		return render.ConfigData(b, p.stores, rules, r.Endpoint(b))
+	})
+}
+
+// lastGood takes what the live Deployment runs with: its config Secret, the
+// default store's credentials and CA Secrets and the digest of the secret
+// ID it started with.
+func (r *BarbicanReconciler) lastGood(ctx context.Context, s *scope) error {
+	d, err := r.LiveDeployment(ctx, &s.Scope)
+	if d == nil || err != nil {
+		return err
+	}
+	pod := d.Spec.Template
+	for _, v := range pod.Spec.Volumes {
+		switch {
+		case v.Name == render.ConfigVolume && v.Secret != nil:
+			s.Config = v.Secret.SecretName
+		case v.Name == render.CAVolume && v.Secret != nil:
+			s.store.CASecret = v.Secret.SecretName
+		}
+	}
+	for _, c := range pod.Spec.Containers {
+		for _, e := range c.Env {
+			if e.Name == render.EnvSecretID && e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil {
+				s.store.CredentialsSecret = e.ValueFrom.SecretKeyRef.Name
+			}
+		}
+	}
+	s.storeHash = pod.Annotations[render.StoreCredsHash]
+	return nil
+}

@@ -1,0 +1,70 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+
+	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
+	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
+	"github.com/c5c3/openstack-operators/common/conditions"
+	"github.com/c5c3/openstack-operators/common/metrics"
+	"github.com/c5c3/openstack-operators/common/pipeline"
+	"github.com/c5c3/openstack-operators/common/service"
+)
+
+// dbClean names the clean CronJob's condition, reasons and series.
+var dbClean = service.Periodic{
+	Condition: barbicanv1.ConditionDBCleanReady,
+	Scheduled: barbicanv1.ReasonDBCleanScheduled,
+	Suspended: barbicanv1.ReasonDBCleanSuspended,
+	Failed:    barbicanv1.ReasonDBCleanJobFailed,
+	Kind:      metrics.JobDBClean,
+	Suffix:    "db-clean",
+	Deferred:  "DBCleanMetricEmissionDeferred",
+}
+
+// gateRefusals are the DatabaseReady reasons after which the migration the
+// clean waits for is not coming until the spec is corrected.
+var gateRefusals = []string{
+	conditions.ReasonVersionParseError, conditions.ReasonDowngradeNotSupported,
+	conditions.ReasonUpgradePathInvalid, conditions.ReasonImageReleaseMismatch,
+}
+
+// reconcileDBClean projects the {name}-db-clean CronJob against the rendered
+// config and reports the newest terminal run it spawned. It runs ahead of
+// Database so that the CronJob is suspended for as long as the schema is not
+// at spec.openStackRelease (a fresh install included): the bulk DELETEs of a
+// clean contend with a migration's DDL locks.
+func (r *BarbicanReconciler) reconcileDBClean(ctx context.Context, s *scope) (pipeline.Outcome, error) {
+	b := s.barbican
+	if s.Config == "" {
+		s.SetFalse(barbicanv1.ConditionDBCleanReady, barbicanv1.ReasonWaitingForSecretStores,
+			"no config Secret to mount yet: the store projection has produced none")
+		return pipeline.Continue(), nil
+	}
+	migrating := b.Status.InstalledRelease != b.Spec.OpenStackRelease
+	out, err := r.PeriodicJob(ctx, &s.Scope, render.DBCleanCronJob(b, s.Config, b.Spec.DBClean.Suspended() || migrating), dbClean)
+	if err != nil || b.Spec.DBClean.Suspended() || !migrating {
+		return out, err
+	}
+	if c := meta.FindStatusCondition(b.Status.Conditions, conditions.TypeDatabaseReady); c != nil &&
+		c.Status == "False" && slices.Contains(gateRefusals, c.Reason) {
+		s.SetFalse(barbicanv1.ConditionDBCleanReady, barbicanv1.ReasonDBCleanBlocked, fmt.Sprintf(
+			"suspended for a schema migration to %s that the release gate refused (%s): no migration runs and the backlog grows until spec.openStackRelease and spec.image are corrected",
+			b.Spec.OpenStackRelease, c.Reason))
+		return out, nil
+	}
+	s.SetTrue(barbicanv1.ConditionDBCleanReady, barbicanv1.ReasonDBCleanSuspended, fmt.Sprintf(
+		"suspended while the schema converges to %s (installed: %s)", b.Spec.OpenStackRelease, orNone(b.Status.InstalledRelease)))
+	return out, nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

@@ -1,0 +1,52 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
+	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
+	"github.com/c5c3/openstack-operators/common/attach"
+	"github.com/c5c3/openstack-operators/common/operator"
+	"github.com/c5c3/openstack-operators/common/targetcluster"
+	"github.com/c5c3/openstack-operators/common/watch"
+)
+
+// SetupWithManager registers the store controller; the Barbican
+// controller's setup has registered the indexes it uses. It watches the
+// parent Barbican and its Deployment (the store landing in the Deployment
+// wakes ConfigProjected), the Secrets the stores read, and, when the kind
+// is served, the OpenBaoCluster a managed store names (its Available
+// condition unblocks a waiting store), all without a generation filter.
+func (r *StoreReconciler) SetupWithManager(mgr ctrl.Manager, opts operator.ControllerOptions) error {
+	w := attach.Watches{
+		Client: r.Client, NewList: func() client.ObjectList { return &barbicanv1.BarbicanSecretStoreList{} },
+		ParentIndex: IndexBarbicanRef, SecretIndex: IndexStoreSecret, ManagedBy: render.ManagedBy,
+	}
+	b := ctrl.NewControllerManagedBy(mgr).
+		Named("barbicansecretstore").
+		For(&barbicanv1.BarbicanSecretStore{}, builder.WithPredicates(watch.SpecOrMetadataChanged()))
+	b = w.Add(b, &barbicanv1.Barbican{})
+	served, err := targetcluster.KindServed(mgr.GetRESTMapper(), InstanceGVK)
+	if err != nil {
+		return err
+	}
+	if served {
+		instance := &unstructured.Unstructured{}
+		instance.SetGroupVersionKind(InstanceGVK)
+		b = b.Watches(instance, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, o client.Object) []reconcile.Request {
+			return w.List(ctx, o.GetNamespace(), client.MatchingFields{IndexInstanceRef: o.GetName()})
+		}), builder.WithPredicates(watch.DropResyncs()))
+	}
+	if err := b.WithOptions(opts.Controller()).Complete(r); err != nil {
+		return fmt.Errorf("building barbicansecretstore controller: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,129 @@
+package controller_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
+	"github.com/c5c3/openstack-operators/barbican-operator/internal/fixture"
+	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
+	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/conditions"
+	"github.com/c5c3/openstack-operators/common/operator"
+	"github.com/c5c3/openstack-operators/common/targetcluster"
+	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/common/testenv/openbao"
+	"github.com/c5c3/openstack-operators/common/testenv/runsuite"
+)
+
+// A Barbican naming a second real control plane: the store reports the
+// unresolvable target, then reads its AppRole pair and CA there and logs in
+// to the real server; the config Secret, the Deployment and the CronJob land
+// there with ownership labels, the chain reaches Ready (probe through that
+// cluster's services/proxy), and deletion removes them there.
+func TestTargetCluster(t *testing.T) {
+	ctx := context.Background()
+	remoteEnv, remoteCfg, err := testenv.Start(testenv.Options{WithoutGatewayAPI: true})
+	must(t, err)
+	t.Cleanup(func() { _ = remoteEnv.Stop() })
+	remote, err := client.New(remoteCfg, client.Options{Scheme: operator.NewScheme(barbicanv1.AddToScheme)})
+	must(t, err)
+
+	ns := suite.Namespace(t)
+	srv := openbao.Start(t)
+	must(t, srv.EnableKV2(ctx, barbicanv1.DefaultKVMountpoint))
+	must(t, srv.WritePolicy(ctx, "barbican-store", storePolicy))
+	roleID, secretID, err := srv.CreateAppRole(ctx, "barbican", openbao.AppRoleOptions{Policies: []string{"barbican-store"}})
+	must(t, err)
+	must(t, k8s.Create(ctx, fixture.BrownfieldStore(ns, "vault", "barbican", srv.URL, approleSecret, caSecret, true)))
+	b := newBarbican(ns, "barbican")
+	b.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "barbican-remote"}
+	must(t, k8s.Create(ctx, b))
+	got := waitCondition(t, ns, b.Name, conditions.TypeSecretsReady, metav1.ConditionFalse, conditions.ReasonTargetClusterUnavailable)
+	if len(got.Finalizers) != 0 {
+		t.Errorf("finalizers %v on an unresolvable target", got.Finalizers)
+	}
+	waitStore(t, ns, "vault", barbicanv1.ConditionCredentialsReady, metav1.ConditionFalse, conditions.ReasonTargetClusterUnavailable)
+
+	// Every input lives on the target, the store's Secrets included.
+	must(t, remote.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}))
+	must(t, testenv.SecretStore(ctx, remote, "", shared.DefaultSecretStoreName, true))
+	for name, data := range map[string]map[string]string{
+		"barbican-db":           {"username": "barbican", "password": "db"},
+		"barbican-service-user": {"password": "ks"},
+		approleSecret:           {barbicanv1.KeyRoleID: roleID, barbicanv1.KeySecretID: secretID},
+		caSecret:                {barbicanv1.KeyCACert: string(srv.CAPEM)},
+	} {
+		must(t, remote.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, StringData: data}))
+	}
+	must(t, testenv.MariaDB(ctx, remote, ns, "mariadb", true))
+	testenv.APIBehindService(t, remote, ns, b.Name, render.ContainerName)
+	suite.RegisterCluster(t, remoteEnv, runsuite.ClustersNamespace, "barbican-remote", "barbican-operator")
+	poke(t, ns, b.Name)
+	pokeStore(t, ns, "vault")
+
+	waitStore(t, ns, "vault", barbicanv1.ConditionCredentialsReady, metav1.ConditionTrue, barbicanv1.ReasonCredentialsAvailable)
+	waitCondition(t, ns, b.Name, barbicanv1.ConditionSecretStoresReady, metav1.ConditionTrue, barbicanv1.ReasonAllStoresProjected)
+	remoteSuite := testenv.Suite{Client: remote, Dump: suite.Dump}
+	remoteSuite.Eventually(t, "db-sync on the target", func() error {
+		if c := condition(get(t, ns, b.Name), conditions.TypeDatabaseReady); c != nil && c.Reason == conditions.ReasonDatabaseSynced {
+			return nil
+		}
+		for _, obj := range mariadbObjects(ns, b.Name) {
+			if err := testenv.SQLReady(ctx, remote, obj); err != nil {
+				return err
+			}
+		}
+		return testenv.JobFinished(ctx, remote, client.ObjectKey{Namespace: ns, Name: "barbican-db-sync"}, true)
+	})
+	remoteSuite.Eventually(t, "Deployment on the target", func() error {
+		return testenv.DeploymentAvailable(ctx, remote, client.ObjectKey{Namespace: ns, Name: b.Name})
+	})
+	got = waitCondition(t, ns, b.Name, conditions.TypeReady, metav1.ConditionTrue, "AllReady")
+	if c := condition(got, barbicanv1.ConditionBarbicanAPIReady); !strings.Contains(c.Message, "/services/barbican:9311/proxy/healthcheck") {
+		t.Errorf("BarbicanAPIReady message %q: not probed through the target's services/proxy", c.Message)
+	}
+	waitStore(t, ns, "vault", barbicanv1.ConditionConfigProjected, metav1.ConditionTrue, barbicanv1.ReasonConfigProjected)
+
+	var d appsv1.Deployment
+	must(t, remote.Get(ctx, client.ObjectKey{Namespace: ns, Name: b.Name}, &d))
+	config := ""
+	for _, v := range d.Spec.Template.Spec.Volumes {
+		if v.Name == render.ConfigVolume && v.Secret != nil {
+			config = v.Secret.SecretName
+		}
+	}
+	children := []client.Object{
+		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: b.Name}},
+		&batchv1.CronJob{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "barbican-db-clean"}},
+		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: config}},
+	}
+	for _, obj := range children {
+		must(t, remote.Get(ctx, client.ObjectKeyFromObject(obj), obj))
+		if obj.GetLabels()[targetcluster.LabelOwnerName] != b.Name || len(obj.GetOwnerReferences()) != 0 {
+			t.Errorf("%T %s on the target: labels %v owners %v", obj, obj.GetName(), obj.GetLabels(), obj.GetOwnerReferences())
+		}
+		if suite.Exists(t, obj.DeepCopyObject().(client.Object)) {
+			t.Errorf("%T %s landed on the management cluster", obj, obj.GetName())
+		}
+	}
+
+	must(t, k8s.Delete(ctx, get(t, ns, b.Name)))
+	suite.Eventually(t, "children deleted on the target", func() error {
+		for _, obj := range children {
+			if err := remote.Get(ctx, client.ObjectKeyFromObject(obj), obj); !apierrors.IsNotFound(err) {
+				return errorf("%T %s still on the target (%v)", obj, obj.GetName(), err)
+			}
+		}
+		return nil
+	})
+	waitStore(t, ns, "vault", barbicanv1.ConditionCredentialsReady, metav1.ConditionFalse, barbicanv1.ReasonWaitingForParent)
+}

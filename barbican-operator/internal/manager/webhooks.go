@@ -1,0 +1,20 @@
+package manager
+
+import (
+	"fmt"
+
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/c5c3/openstack-operators/barbican-operator/internal/catalog"
+	"github.com/c5c3/openstack-operators/barbican-operator/internal/webhook"
+)
+
+// registerWebhooks serves the webhooks of both kinds with the embedded
+// option catalogs; a catalog that does not load stops the start-up.
+func registerWebhooks(mgr ctrl.Manager) error {
+	cats, err := catalog.Load()
+	if err != nil {
+		return fmt.Errorf("loading option catalogs: %w", err)
+	}
+	return webhook.Register(mgr, cats)
+}

@@ -1,0 +1,137 @@
+package render_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
+	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/ini"
+)
+
+// hasControl reports a control character other than the line breaks the
+// renderer itself writes.
+func hasControl(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return (r < 0x20 && r != '\n') || r == 0x7f })
+}
+
+// anyControl reports a control character, line breaks included, in any input.
+func anyControl(ss ...string) bool {
+	for _, s := range ss {
+		if strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			return true
+		}
+	}
+	return false
+}
+
+// The store-section renderer either refuses a store or returns sections
+// that render to a clean file reading back exactly what was given.
+func FuzzStoreSections(f *testing.F) {
+	f.Add("openbao", "https://openbao.openstack.svc:8200", "role", "", "barbican", "timeout", "30", true)
+	f.Add("openbao", "https://h", "role\r\n[DEFAULT]", "", "barbican", "k", "v", false)
+	f.Add("openbao", "https://h", "role", "ns\n", "kv", "k", "v", true)
+	f.Add("openbao", "https://h", "role", "", "kv", "timeout", "3\x000", false)
+	f.Add("a]b", "https://h", "role", "", "kv", "k", "v", false)
+	f.Add("openbao", "https://h", "role", "", "kv", "approle_secret_id", "leak", false)
+	f.Add("openbao", "https://h", " role", "", "kv", "k=v", "\"q\"", true)
+	f.Fuzz(func(t *testing.T, name, url, roleID, namespace, mount, extraKey, extraValue string, ca bool) {
+		store := render.Store{Name: name, Default: true, URL: url, RoleID: roleID, Namespace: namespace,
+			KVMountpoint: mount, HasCA: ca, ExtraOptions: map[string]string{extraKey: extraValue}}
+		sections, err := render.StoreSections([]render.Store{store})
+		if err != nil {
+			if sections != nil {
+				t.Fatalf("error %v with sections", err)
+			}
+			if len(roleID) >= 8 && !strings.Contains(name, roleID) && strings.Contains(err.Error(), roleID) {
+				t.Fatalf("error %q carries the role ID", err)
+			}
+			return
+		}
+		if anyControl(name, url, roleID, namespace, mount, extraKey) || (anyControl(extraValue) && !deniedExtraOption(extraKey)) {
+			t.Fatalf("sections rendered although an input has a control character: %q", sections)
+		}
+		out, err := ini.Render(sections)
+		if err != nil {
+			t.Fatalf("accepted sections do not render: %v", err)
+		}
+		if hasControl(string(out)) || strings.Contains(string(out), "\r") {
+			t.Fatalf("control character rendered:\n%q", out)
+		}
+		parsed, err := ini.Parse(out)
+		if err != nil {
+			t.Fatalf("rendered sections do not parse: %v\n%s", err, out)
+		}
+		vp := parsed["vault_plugin"]
+		if vp["approle_role_id"] != roleID || vp["vault_url"] != url {
+			t.Fatalf("[vault_plugin] reads back %v", vp)
+		}
+		if _, ok := vp["approle_secret_id"]; ok {
+			t.Fatal("approle_secret_id rendered")
+		}
+		if !deniedExtraOption(extraKey) && vp[extraKey] != extraValue {
+			t.Fatalf("extra option %q reads back as %q, want %q", extraKey, vp[extraKey], extraValue)
+		}
+		if _, ok := parsed["secretstore:"+name]; !ok {
+			t.Fatalf("[secretstore:%s] missing", name)
+		}
+	})
+}
+
+func deniedExtraOption(k string) bool {
+	switch k {
+	case "vault_url", "use_ssl", "ssl_ca_crt_file", "approle_role_id", "approle_secret_id", "root_token_id",
+		"kv_mountpoint", "namespace", "secret_store_plugin", "crypto_plugin", "global_default":
+		return true
+	}
+	return false
+}
+
+// ConfigData refuses what it cannot render safely; whatever it renders holds
+// no control character and reads back as given.
+func FuzzConfigData(f *testing.F) {
+	f.Add("DEFAULT", "max_allowed_secret_in_bytes", "20000", "role", "30", "strict", "true")
+	f.Add("DEFAULT", "x", "a\nb", "role", "30", "m", "v")
+	f.Add("vault_plugin", "k", "v", "role\r\n[DEFAULT]", "30", "m", "v")
+	f.Add("s", "k", "v", "role", "3\x00", "m", "v")
+	f.Add("s", "k", "v", "role", "30", "100%\x7f", "v")
+	f.Add("profiler", "enabled", "v", "role", "30", "m", "x\x1by")
+	f.Add("vault_plugin", "approle_secret_id", "leak", "role", "30", "m", "v")
+	f.Fuzz(func(t *testing.T, section, key, value, roleID, extraOption, mwValue, pluginValue string) {
+		b := minimal()
+		b.Spec.ExtraConfig = map[string]map[string]string{section: {key: value}}
+		b.Spec.Middleware = []shared.MiddlewareSpec{{Name: "m", FilterFactory: "a:b", Position: shared.MiddlewareAfter, Config: map[string]string{"k": mwValue}}}
+		b.Spec.Plugins = []shared.PluginSpec{{Name: "p", ConfigSection: "profiler", Config: map[string]string{"trace": pluginValue}}}
+		store := managedStore()
+		store.RoleID = roleID
+		store.ExtraOptions = map[string]string{"timeout": extraOption}
+		data, err := render.ConfigData(b, []render.Store{store}, nil, hostHref(b))
+		if err != nil {
+			if data != nil {
+				t.Fatalf("error %v with data", err)
+			}
+			return
+		}
+		if anyControl(section, key, value, roleID, extraOption, mwValue, pluginValue) {
+			t.Fatalf("rendered although an input has a control character")
+		}
+		for k, v := range data {
+			if hasControl(v) || strings.Contains(v, "\r") {
+				t.Fatalf("%s holds a control character:\n%q", k, v)
+			}
+		}
+		parsed, err := ini.Parse([]byte(data[render.KeyConf]))
+		if err != nil {
+			t.Fatalf("barbican.conf does not parse: %v", err)
+		}
+		if got := parsed[section][key]; got != value {
+			t.Fatalf("[%s] %s reads back as %q, want %q", section, key, got, value)
+		}
+		if _, ok := parsed["vault_plugin"]["approle_secret_id"]; ok {
+			t.Fatal("approle_secret_id rendered")
+		}
+		if _, err := ini.Parse([]byte(data[render.KeyPaste])); err != nil {
+			t.Fatalf("paste file does not parse: %v", err)
+		}
+	})
+}
