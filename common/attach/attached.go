@@ -25,12 +25,16 @@ func Live[T any, P Child[T]](items []T) []T {
 	return out
 }
 
-// Split keeps the children whose condition ready is True; the names of the
-// others are pending. It never looks at a child's aggregate Ready, which
-// waits on the parent's projection.
+// Split keeps the children whose condition ready is True for their current
+// generation; the names of the others are pending. A True stamped for an
+// older generation is stale: the child's controller has not checked the
+// new spec yet (a changed server URL could otherwise be projected, or
+// opened in egress, before anyone authenticated against it). It never looks
+// at a child's aggregate Ready, which waits on the parent's projection.
 func Split[T any, P Child[T]](items []T, ready string) (ok []T, pending []string) {
 	for i := range items {
-		if meta.IsStatusConditionTrue(P(&items[i]).ChildConditions(), ready) {
+		c := meta.FindStatusCondition(P(&items[i]).ChildConditions(), ready)
+		if c != nil && c.Status == metav1.ConditionTrue && c.ObservedGeneration == P(&items[i]).GetGeneration() {
 			ok = append(ok, items[i])
 		} else {
 			pending = append(pending, P(&items[i]).GetName())
