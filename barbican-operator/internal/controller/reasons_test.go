@@ -62,7 +62,9 @@ func TestSharedStepReasons(t *testing.T) {
 		{nil, []want{{conditions.TypeSecretsReady, metav1.ConditionFalse, conditions.ReasonSecretStoreNotReady}}},
 		{func() { must(t, testenv.SecretStore(ctx, k8s, ns, "ns-store", true)) },
 			[]want{{conditions.TypeSecretsReady, metav1.ConditionFalse, conditions.ReasonWaitingForDBCredentials}}},
-		{func() { suite.Secret(t, ns, "barbican-db", map[string]string{"username": "barbican", "password": "pw"}) },
+		{func() {
+			suite.Secret(t, ns, "barbican-db", map[string]string{"username": "barbican", "password": "pw"})
+		},
 			[]want{{conditions.TypeSecretsReady, metav1.ConditionFalse, conditions.ReasonWaitingForServiceUserCredentials}}},
 		{func() { suite.Secret(t, ns, "barbican-service-user", map[string]string{"password": "pw"}) },
 			[]want{{conditions.TypeSecretsReady, metav1.ConditionTrue, "SecretsAvailable"},
