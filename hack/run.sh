@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# make run: the Placement and Glance operators on a local kwok control plane.
+# make run: the Placement, Glance and Barbican operators on a local kwok control plane.
 #   hack/run.sh [start]   cluster up, CRDs, demo inputs, stand-ins, operators,
-#                         sample Placement, sample Glance with two GlanceBackends
+#                         sample Placement, sample Glance with two GlanceBackends,
+#                         sample Barbican with a store on a local Vault
 #   hack/run.sh stop      stop the operator and the stand-ins, delete the cluster
 # The real External Secrets Operator (built from its module) writes the
 # credential Secrets from a fake-provider store. mariadb-operator is played by
@@ -15,6 +16,14 @@
 # buckets of the sample GlanceBackends; s3.glance-demo.svc resolves to it
 # inside the pods) and runs Glance's db-sync Job and glance-api (Debian's)
 # the same way, so the sample Glance turns Ready too.
+# The Barbican operator runs there too, with a sample Barbican whose default
+# BarbicanSecretStore is a brownfield store on a real OpenBao-compatible
+# server (Vault, from the tool cache) that the stand-ins start on loopback
+# and set up (KV v2 mount barbican, AppRole barbican). The store controller
+# logs in to it for real, and the Barbican projects the store into its
+# config Secret. Its db-sync Job and API pods are not run here yet (the pod
+# runner has no Barbican profile): the Barbican stops at DatabaseReady
+# (DBSyncInProgress).
 # Needs root (each pod's command gets its own mount namespace) and the Debian
 # packages hack/debian.sh installs. CLUSTER names the cluster (default
 # c5c3-dev); WAIT is how many seconds to watch the conditions (default 180).
@@ -30,9 +39,11 @@ cluster=${CLUSTER:-c5c3-dev}
 state="$root/.cache/run/$cluster"
 ns=placement-demo
 sample="$root/placement-operator/config/samples/placement_v1alpha1_placement.yaml"
-processes=(external-secrets standins placement-operator glance-operator)
+processes=(external-secrets standins placement-operator glance-operator barbican-operator)
 glance_ns=glance-demo
 glance_samples="$root/glance-operator/config/samples"
+barbican_ns=barbican-demo
+barbican_samples="$root/barbican-operator/config/samples"
 
 kubeconfig=
 kubectl=
@@ -107,7 +118,7 @@ start() {
   kubectl=$("$here/tools.sh" --path kubectl)
 
   log "installing CRDs"
-  local crds=("$root"/placement-operator/config/crd/*.yaml "$root"/glance-operator/config/crd/*.yaml)
+  local crds=("$root"/placement-operator/config/crd/*.yaml "$root"/glance-operator/config/crd/*.yaml "$root"/barbican-operator/config/crd/*.yaml)
   # The real ESO controller watches its other kinds too (push secrets,
   # generators): all of its CRDs.
   local listed
@@ -123,6 +134,7 @@ start() {
   log "building the operator and the stand-ins"
   (cd "$root" && go build -o "$state/bin/placement-operator" ./placement-operator/cmd &&
     go build -o "$state/bin/glance-operator" ./glance-operator/cmd &&
+    go build -o "$state/bin/barbican-operator" ./barbican-operator/cmd &&
     go build -o "$state/bin/standins" ./e2e/cmd/standins)
   local p
   for p in "${processes[@]}"; do stop_process "$p"; done
@@ -133,10 +145,14 @@ start() {
   local eso_flags=()
   read -r -d '' -a eso_flags <"$here/eso.flags" || true # split on whitespace, as the e2e suite does
   KUBECONFIG=$kubeconfig start_process external-secrets --metrics-addr=127.0.0.1:18090 "${eso_flags[@]}"
-  "$here/tools.sh" versitygw
+  "$here/tools.sh" versitygw vault
+  # The stand-ins write the Barbican store's Secrets into its namespace.
+  kc apply --server-side -f "$here/run/barbican-demo.yaml" >/dev/null
+  rm -f "$state/vault/url"
   start_process standins --kubeconfig "$kubeconfig" --mariadb-port-file "$state/mariadb.port" --run-pods --secret-stores=false \
     --s3-port 9000 --s3-access-key demo-s3 --s3-secret-key demo-s3-secret --s3-buckets images-fast,images-archive \
-    --local-hosts "s3.$glance_ns.svc,s3.$glance_ns.svc.cluster.local"
+    --local-hosts "s3.$glance_ns.svc,s3.$glance_ns.svc.cluster.local" \
+    --vault-dir "$state/vault" --vault-namespace "$barbican_ns"
   local _
   for _ in $(seq 1 120); do
     [ -s "$state/mariadb.port" ] && break
@@ -145,11 +161,19 @@ start() {
   done
   [ -s "$state/mariadb.port" ] || { log "the local MariaDB did not start; see $state/standins.log"; exit 1; }
   log "local MariaDB on 127.0.0.1:$(cat "$state/mariadb.port")"
+  for _ in $(seq 1 120); do
+    [ -s "$state/vault/url" ] && break
+    alive "$(cat "$state/standins.pid")" || { tail -n 20 "$state/standins.log" >&2; exit 1; }
+    sleep 0.5
+  done
+  [ -s "$state/vault/url" ] || { log "the local Vault did not start; see $state/standins.log"; exit 1; }
+  log "local Vault on $(cat "$state/vault/url")"
 
   log "creating namespaces $ns and $glance_ns, ClusterSecretStore, MariaDBs and credential Secrets"
   kc apply --server-side -f "$here/run/placement-demo.yaml" -f "$here/run/glance-demo.yaml" >/dev/null
   store
-  kc apply --server-side -f "$here/run/placement-credentials.yaml" -f "$here/run/glance-credentials.yaml" >/dev/null
+  kc apply --server-side -f "$here/run/placement-credentials.yaml" -f "$here/run/glance-credentials.yaml" \
+    -f "$here/run/barbican-credentials.yaml" >/dev/null
 
   # Loopback only, like the control plane (hack/kwokctl.yaml). The operator
   # runs outside the cluster network: its health probe goes to the local
@@ -158,15 +182,20 @@ start() {
     --metrics-bind-address=127.0.0.1:18080 --health-probe-bind-address=127.0.0.1:18081 --probe-url-annotation
   start_process glance-operator --kubeconfig "$kubeconfig" --enable-webhooks=false \
     --metrics-bind-address=127.0.0.1:18082 --health-probe-bind-address=127.0.0.1:18083 --probe-url-annotation
+  start_process barbican-operator --kubeconfig "$kubeconfig" --enable-webhooks=false \
+    --metrics-bind-address=127.0.0.1:18084 --health-probe-bind-address=127.0.0.1:18085 --probe-url-annotation
   local port f
   port=$(cat "$state/mariadb.port")
-  for f in "$sample" "$glance_samples/glance_v1alpha1_glance.yaml"; do
+  for f in "$sample" "$glance_samples/glance_v1alpha1_glance.yaml" "$barbican_samples/barbican_v1alpha1_barbican.yaml"; do
     log "applying $f (database port: the local MariaDB's)"
     sed "s/^  database:\$/  database:\n    port: $port/" "$f" | kc apply --server-side -f - >/dev/null
   done
   kc apply --server-side -f "$glance_samples/glance_v1alpha1_glancebackend.yaml" >/dev/null
+  sed "s#url: https://openbao.example.org:8200#url: $(cat "$state/vault/url")#" "$barbican_samples/barbican_v1alpha1_barbicansecretstore.yaml" |
+    kc apply --server-side -f - >/dev/null
   watch_placement "${WAIT:-180}"
   watch_glance "${WAIT:-180}"
+  watch_barbican "${WAIT:-180}"
   summary
 }
 
@@ -192,6 +221,10 @@ spec:
         - key: $glance_ns/glance-db
           value: '{"username":"glance","password":"$(password)"}'
         - key: $glance_ns/glance-keystone
+          value: '{"password":"$(password)"}'
+        - key: $barbican_ns/barbican-db
+          value: '{"username":"barbican","password":"$(password)"}'
+        - key: $barbican_ns/barbican-keystone
           value: '{"password":"$(password)"}'
 EOF
 }
@@ -252,6 +285,28 @@ watch_glance() {
   done
 }
 
+# watch_barbican waits until the Barbican's store is projected and its
+# schema is being synced (what make run reaches, see the header), or the
+# timeout passes, and prints its and its store's conditions.
+watch_barbican() {
+  local deadline=$((SECONDS + $1)) now
+  log "watching Barbican $barbican_ns/barbican (up to $1s)"
+  BARBICAN_REACHED=0
+  while :; do
+    now=$(conditions "$barbican_ns" barbican barbican)
+    if grep -q $'^SecretStoresReady\tTrue' <<<"$now" && grep -q $'^DatabaseReady\tFalse\tDBSyncInProgress' <<<"$now"; then
+      BARBICAN_REACHED=1
+      break
+    fi
+    [ $SECONDS -ge $deadline ] && break
+    sleep 2
+  done
+  echo "[$(date +%T)] Barbican $barbican_ns/barbican"
+  table <<<"$now"
+  echo "  BarbicanSecretStore vault:"
+  conditions "$barbican_ns" barbicansecretstore vault | table | sed 's/^/  /'
+}
+
 summary() {
   echo
   if [ "${SETTLED:-0}" = 1 ]; then
@@ -271,13 +326,22 @@ summary() {
     echo "The Glance did not become Ready within ${WAIT:-180}s; see the logs below."
   fi
   echo
-  echo "Logs:     $state/placement-operator.log, $state/glance-operator.log"
+  if [ "${BARBICAN_REACHED:-0}" = 1 ]; then
+    echo "The Barbican's store logged in to the local Vault ($(cat "$state/vault/url")) with its"
+    echo "AppRole and holds every capability; the Barbican projected it into its config Secret"
+    echo "and waits on its db-sync Job, which the pod runner does not run for Barbican yet."
+  else
+    echo "The Barbican did not reach its store projection within ${WAIT:-180}s; see the logs below."
+  fi
+  echo
+  echo "Logs:     $state/placement-operator.log, $state/glance-operator.log, $state/barbican-operator.log"
   echo "          $state/standins.log (stand-ins, local MariaDB, pod runner)"
   echo "          $root/.cache/kwok/clusters/$cluster/logs/ (control plane)"
-  echo "kubectl:  $kubectl --kubeconfig $kubeconfig get placement,glance,glancebackend -A"
-  echo "Metrics:  http://127.0.0.1:18080/metrics (Placement), http://127.0.0.1:18082/metrics (Glance)"
+  echo "kubectl:  $kubectl --kubeconfig $kubeconfig get placement,glance,glancebackend,barbican,barbicansecretstore -A"
+  echo "Metrics:  http://127.0.0.1:18080/metrics (Placement), http://127.0.0.1:18082/metrics (Glance),"
+  echo "          http://127.0.0.1:18084/metrics (Barbican)"
   echo "Stop:     make stop   (hack/run.sh stop)"
-  [ "${SETTLED:-0}" = 1 ] && [ "${GLANCE_READY:-0}" = 1 ]
+  [ "${SETTLED:-0}" = 1 ] && [ "${GLANCE_READY:-0}" = 1 ] && [ "${BARBICAN_REACHED:-0}" = 1 ]
 }
 
 case ${1:-start} in

@@ -11,9 +11,11 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
+	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
 )
 
@@ -88,4 +90,17 @@ func HostAddress(t *testing.T) string {
 	}
 	t.Fatalf("no non-loopback IPv4 address to stand in for a pod IP among %v", addrs)
 	return ""
+}
+
+// StartRemote starts a second control plane without Gateway API, as a
+// target cluster, with a client for the operator's kinds (add); both stop
+// when the test ends.
+func StartRemote(t *testing.T, add func(*runtime.Scheme) error) (*envtest.Environment, client.Client) {
+	t.Helper()
+	env, cfg, err := Start(Options{WithoutGatewayAPI: true})
+	Must(t, err)
+	t.Cleanup(func() { _ = env.Stop() })
+	c, err := client.New(cfg, client.Options{Scheme: operator.NewScheme(add)})
+	Must(t, err)
+	return env, c
 }

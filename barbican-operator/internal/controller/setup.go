@@ -6,9 +6,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/handler"
-	"sigs.k8s.io/controller-runtime/pkg/log"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/common/attach"
@@ -37,21 +34,23 @@ const (
 	IndexInstanceRef = "spec.openBao.instanceRef.name"
 )
 
+// parents wires the stores to their Barbican: the store watch, and a
+// Secret a store reads (its AppRole pair, its CA) mapped to the Barbican.
+func (r *BarbicanReconciler) parents() attach.Parents {
+	return attach.Parents{
+		Client: r.Client, SecretIndex: IndexStoreSecret,
+		NewList:       func() client.ObjectList { return &barbicanv1.BarbicanSecretStoreList{} },
+		NewParent:     func() client.Object { return &barbicanv1.Barbican{} },
+		ParentName:    func(o client.Object) string { return o.(*barbicanv1.BarbicanSecretStore).Spec.BarbicanRef.Name },
+		TargetCluster: func(o client.Object) string { return o.(*barbicanv1.Barbican).Spec.TargetClusterName() },
+	}
+}
+
 // Mapper maps watched objects to Barbicans: directly referenced Secrets, and
 // the Secrets an attached store reads.
 func (r *BarbicanReconciler) Mapper() watch.Mapper {
-	m := watch.Mapper{Client: r.Client, Object: &barbicanv1.Barbican{}, List: &barbicanv1.BarbicanList{}, Kind: r.Profile.Kind, ManagedBy: r.Profile.ManagedBy}
-	m.AlsoBySecret = func(ctx context.Context, cluster string, secret client.Object) []reconcile.Request {
-		var out []reconcile.Request
-		for _, req := range r.storesBySecret(ctx, secret) {
-			var b barbicanv1.Barbican
-			if err := r.Client.Get(ctx, req.NamespacedName, &b); err == nil && b.Spec.TargetClusterName() == cluster {
-				out = append(out, req)
-			}
-		}
-		return out
-	}
-	return m
+	return watch.Mapper{Client: r.Client, Object: &barbicanv1.Barbican{}, List: &barbicanv1.BarbicanList{},
+		Kind: r.Profile.Kind, ManagedBy: r.Profile.ManagedBy, AlsoBySecret: r.parents().BySecret}
 }
 
 // SetupWithManager indexes the references (the store controller's too),
@@ -66,9 +65,7 @@ func (r *BarbicanReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Mana
 	if err := addIndexes(ctx, mgr); err != nil {
 		return err
 	}
-	stores := func(b *builder.Builder) *builder.Builder {
-		return b.Watches(&barbicanv1.BarbicanSecretStore{}, handler.EnqueueRequestsFromMapFunc(parentOf), builder.WithPredicates(watch.DropResyncs()))
-	}
+	stores := func(b *builder.Builder) *builder.Builder { return r.parents().Watch(b, &barbicanv1.BarbicanSecretStore{}) }
 	return watch.Setup(mgr, &r.Reconciler, "barbican", r.Mapper(), opts, stores, r)
 }
 
@@ -101,24 +98,4 @@ func addIndexes(ctx context.Context, mgr ctrl.Manager) error {
 		}
 		return nil
 	})
-}
-
-// parentOf maps a store to the Barbican it names.
-func parentOf(_ context.Context, o client.Object) []reconcile.Request {
-	s := o.(*barbicanv1.BarbicanSecretStore)
-	return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: s.Namespace, Name: s.Spec.BarbicanRef.Name}}}
-}
-
-// storesBySecret maps a Secret to the Barbicans whose attached stores read it.
-func (r *BarbicanReconciler) storesBySecret(ctx context.Context, secret client.Object) []reconcile.Request {
-	var list barbicanv1.BarbicanSecretStoreList
-	if err := r.Client.List(ctx, &list, client.InNamespace(secret.GetNamespace()), client.MatchingFields{IndexStoreSecret: secret.GetName()}); err != nil {
-		log.FromContext(ctx).Error(err, "listing BarbicanSecretStores for a Secret event")
-		return nil
-	}
-	var out []reconcile.Request
-	for i := range list.Items {
-		out = attach.AddRequest(out, parentOf(ctx, &list.Items[i])[0])
-	}
-	return out
 }

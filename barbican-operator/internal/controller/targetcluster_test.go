@@ -17,7 +17,6 @@ import (
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/conditions"
-	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
 	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/common/testenv/openbao"
@@ -31,11 +30,7 @@ import (
 // cluster's services/proxy), and deletion removes them there.
 func TestTargetCluster(t *testing.T) {
 	ctx := context.Background()
-	remoteEnv, remoteCfg, err := testenv.Start(testenv.Options{WithoutGatewayAPI: true})
-	must(t, err)
-	t.Cleanup(func() { _ = remoteEnv.Stop() })
-	remote, err := client.New(remoteCfg, client.Options{Scheme: operator.NewScheme(barbicanv1.AddToScheme)})
-	must(t, err)
+	remoteEnv, remote := testenv.StartRemote(t, barbicanv1.AddToScheme)
 
 	ns := suite.Namespace(t)
 	srv := openbao.Start(t)

@@ -7,23 +7,8 @@ import (
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/ini"
+	"github.com/c5c3/openstack-operators/common/testenv"
 )
-
-// hasControl reports a control character other than the line breaks the
-// renderer itself writes.
-func hasControl(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return (r < 0x20 && r != '\n') || r == 0x7f })
-}
-
-// anyControl reports a control character, line breaks included, in any input.
-func anyControl(ss ...string) bool {
-	for _, s := range ss {
-		if strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-			return true
-		}
-	}
-	return false
-}
 
 // The store-section renderer either refuses a store or returns sections
 // that render to a clean file reading back exactly what was given.
@@ -48,14 +33,14 @@ func FuzzStoreSections(f *testing.F) {
 			}
 			return
 		}
-		if anyControl(name, url, roleID, namespace, mount, extraKey) || (anyControl(extraValue) && !deniedExtraOption(extraKey)) {
+		if testenv.AnyControl(name, url, roleID, namespace, mount, extraKey) || (testenv.AnyControl(extraValue) && !deniedExtraOption(extraKey)) {
 			t.Fatalf("sections rendered although an input has a control character: %q", sections)
 		}
 		out, err := ini.Render(sections)
 		if err != nil {
 			t.Fatalf("accepted sections do not render: %v", err)
 		}
-		if hasControl(string(out)) || strings.Contains(string(out), "\r") {
+		if testenv.HasControl(string(out)) || strings.Contains(string(out), "\r") {
 			t.Fatalf("control character rendered:\n%q", out)
 		}
 		parsed, err := ini.Parse(out)
@@ -112,11 +97,11 @@ func FuzzConfigData(f *testing.F) {
 			}
 			return
 		}
-		if anyControl(section, key, value, roleID, extraOption, mwValue, pluginValue) {
+		if testenv.AnyControl(section, key, value, roleID, extraOption, mwValue, pluginValue) {
 			t.Fatalf("rendered although an input has a control character")
 		}
 		for k, v := range data {
-			if hasControl(v) || strings.Contains(v, "\r") {
+			if testenv.HasControl(v) || strings.Contains(v, "\r") {
 				t.Fatalf("%s holds a control character:\n%q", k, v)
 			}
 		}

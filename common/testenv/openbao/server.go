@@ -74,25 +74,9 @@ type Options struct {
 // StartWith is Start with options.
 func StartWith(t testing.TB, o Options) *Server {
 	t.Helper()
-	bin, err := testenv.Tool("vault")
-	if err != nil {
-		t.Fatalf("building vault: %v", err)
-	}
-	dir := t.TempDir()
-	pki, err := newServerTLS(dir, o.DNSNames...)
-	if err != nil {
-		t.Fatalf("generating the server's CA: %v", err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-
-	var s *Server
-	for attempt := 0; attempt < 3; attempt++ {
-		s, err = launch(ctx, bin, dir, pki)
-		if !errors.Is(err, errExitedEarly) {
-			break
-		}
-	}
+	s, err := Run(ctx, t.TempDir(), o)
 	if s != nil {
 		t.Cleanup(func() {
 			s.Stop()
@@ -103,12 +87,37 @@ func StartWith(t testing.TB, o Options) *Server {
 		})
 	}
 	if err != nil {
-		t.Fatalf("starting vault: %v", err)
-	}
-	if err := s.initialise(ctx); err != nil {
-		t.Fatalf("initialising vault: %v", err)
+		t.Fatal(err)
 	}
 	return s
+}
+
+// Run is StartWith for a program that is not a test (make run's stand-ins):
+// the server's files go to dir, and the caller stops it. On an error after
+// the process started, the server is returned too, for Stop.
+func Run(ctx context.Context, dir string, o Options) (*Server, error) {
+	bin, err := testenv.Tool("vault")
+	if err != nil {
+		return nil, fmt.Errorf("building vault: %w", err)
+	}
+	pki, err := newServerTLS(dir, o.DNSNames...)
+	if err != nil {
+		return nil, fmt.Errorf("generating the server's CA: %w", err)
+	}
+	var s *Server
+	for attempt := 0; attempt < 3; attempt++ {
+		s, err = launch(ctx, bin, dir, pki)
+		if !errors.Is(err, errExitedEarly) {
+			break
+		}
+	}
+	if err != nil {
+		return s, fmt.Errorf("starting vault: %w", err)
+	}
+	if err := s.initialise(ctx); err != nil {
+		return s, fmt.Errorf("initialising vault: %w", err)
+	}
+	return s, nil
 }
 
 // launch starts the process on a fresh port and waits until it answers HTTP.

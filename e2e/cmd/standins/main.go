@@ -2,7 +2,8 @@
 // mariadb-operator (see package standins) and, optionally, a local MariaDB server behind the
 // Database/User/Grant stand-ins and the local pod runner (package localrun)
 // that runs the operators' Job and API pods as processes on this machine,
-// and a local S3 server for Glance's stores.
+// a local S3 server for Glance's stores and a local OpenBao-compatible
+// server for Barbican's.
 // Never deploy it next to the real controllers.
 package main
 
@@ -15,6 +16,7 @@ import (
 	"strings"
 
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
@@ -34,12 +36,15 @@ func main() {
 	flag.StringVar(&s3.secret, "s3-secret-key", "", "the S3 server's secret key")
 	flag.StringVar(&s3.buckets, "s3-buckets", "", "comma-separated buckets to create on the S3 server")
 	flag.StringVar(&s3.hosts, "local-hosts", "", "comma-separated names that resolve to 127.0.0.1 inside every pod run here (e.g. the S3 Service's)")
+	var vault vaultFlags
+	flag.StringVar(&vault.dir, "vault-dir", "", "start a local OpenBao-compatible server (Vault) with its files here, set up as a brownfield Barbican store, its URL written to <dir>/url; empty: none")
+	flag.StringVar(&vault.namespace, "vault-namespace", "", "namespace that receives the Secrets bao-approle (its AppRole pair) and bao-ca (its CA)")
 	zapOpts := zap.Options{}
 	zapOpts.BindFlags(flag.CommandLine)
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts)))
 	log := ctrl.Log.WithName("standins")
-	if err := run(*portFile, *runPods, *stores, s3); err != nil {
+	if err := run(*portFile, *runPods, *stores, s3, vault); err != nil {
 		log.Error(err, "stand-ins stopped")
 		os.Exit(1)
 	}
@@ -55,7 +60,7 @@ func split(list string) []string {
 	return strings.FieldsFunc(list, func(r rune) bool { return r == ',' })
 }
 
-func run(portFile string, runPods, stores bool, s3 s3Flags) error {
+func run(portFile string, runPods, stores bool, s3 s3Flags, vault vaultFlags) error {
 	scheme, err := standins.NewScheme()
 	if err != nil {
 		return err
@@ -93,6 +98,19 @@ func run(portFile string, runPods, stores bool, s3 s3Flags) error {
 				return err
 			}
 		}
+	}
+	if vault.dir != "" {
+		// The manager's client reads from its cache, which does not run
+		// yet: write the Secrets directly.
+		direct, err := client.New(mgr.GetConfig(), client.Options{Scheme: scheme})
+		if err != nil {
+			return err
+		}
+		srv, err := startVault(context.Background(), direct, vault)
+		if err != nil {
+			return err
+		}
+		defer srv.Stop()
 	}
 	all := standins.MariaDBOperator(mgr.GetClient(), db)
 	if stores {

@@ -6,9 +6,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/handler"
-	"sigs.k8s.io/controller-runtime/pkg/log"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/c5c3/openstack-operators/common/attach"
 	"github.com/c5c3/openstack-operators/common/operator"
@@ -31,21 +28,23 @@ const (
 	IndexBackendSecret = "spec.s3.credentialsSecretRef.name"
 )
 
+// parents wires the backends to their Glance: the backend watch, and a
+// backend's credentials Secret mapped to the Glance.
+func (r *GlanceReconciler) parents() attach.Parents {
+	return attach.Parents{
+		Client: r.Client, SecretIndex: IndexBackendSecret,
+		NewList:       func() client.ObjectList { return &glancev1.GlanceBackendList{} },
+		NewParent:     func() client.Object { return &glancev1.Glance{} },
+		ParentName:    func(o client.Object) string { return o.(*glancev1.GlanceBackend).Spec.GlanceRef.Name },
+		TargetCluster: func(o client.Object) string { return o.(*glancev1.Glance).Spec.TargetClusterName() },
+	}
+}
+
 // Mapper maps watched objects to Glances: directly referenced Secrets, and
 // an attached backend's credentials Secret.
 func (r *GlanceReconciler) Mapper() watch.Mapper {
-	m := watch.Mapper{Client: r.Client, Object: &glancev1.Glance{}, List: &glancev1.GlanceList{}, Kind: r.Profile.Kind, ManagedBy: r.Profile.ManagedBy}
-	m.AlsoBySecret = func(ctx context.Context, cluster string, secret client.Object) []reconcile.Request {
-		var out []reconcile.Request
-		for _, req := range r.backendsBySecret(ctx, secret) {
-			var g glancev1.Glance
-			if err := r.Client.Get(ctx, req.NamespacedName, &g); err == nil && g.Spec.TargetClusterName() == cluster {
-				out = append(out, req)
-			}
-		}
-		return out
-	}
-	return m
+	return watch.Mapper{Client: r.Client, Object: &glancev1.Glance{}, List: &glancev1.GlanceList{},
+		Kind: r.Profile.Kind, ManagedBy: r.Profile.ManagedBy, AlsoBySecret: r.parents().BySecret}
 }
 
 // SetupWithManager indexes the references (the GlanceBackend controller's
@@ -60,9 +59,7 @@ func (r *GlanceReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manage
 	if err := addIndexes(ctx, mgr); err != nil {
 		return err
 	}
-	backends := func(b *builder.Builder) *builder.Builder {
-		return b.Watches(&glancev1.GlanceBackend{}, handler.EnqueueRequestsFromMapFunc(parentOf), builder.WithPredicates(watch.DropResyncs()))
-	}
+	backends := func(b *builder.Builder) *builder.Builder { return r.parents().Watch(b, &glancev1.GlanceBackend{}) }
 	return watch.Setup(mgr, &r.Reconciler, "glance", r.Mapper(), opts, backends, r)
 }
 
@@ -82,25 +79,4 @@ func addIndexes(ctx context.Context, mgr ctrl.Manager) error {
 		}
 		return nil
 	})
-}
-
-// parentOf maps a GlanceBackend to the Glance it names.
-func parentOf(_ context.Context, o client.Object) []reconcile.Request {
-	b := o.(*glancev1.GlanceBackend)
-	return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: b.Namespace, Name: b.Spec.GlanceRef.Name}}}
-}
-
-// backendsBySecret maps a Secret to the Glances whose attached backends read
-// their credentials from it.
-func (r *GlanceReconciler) backendsBySecret(ctx context.Context, secret client.Object) []reconcile.Request {
-	var list glancev1.GlanceBackendList
-	if err := r.Client.List(ctx, &list, client.InNamespace(secret.GetNamespace()), client.MatchingFields{IndexBackendSecret: secret.GetName()}); err != nil {
-		log.FromContext(ctx).Error(err, "listing GlanceBackends for a Secret event")
-		return nil
-	}
-	var out []reconcile.Request
-	for i := range list.Items {
-		out = attach.AddRequest(out, parentOf(ctx, &list.Items[i])[0])
-	}
-	return out
 }

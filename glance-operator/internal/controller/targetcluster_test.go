@@ -18,7 +18,6 @@ import (
 	"github.com/c5c3/openstack-operators/common/conditions"
 	"github.com/c5c3/openstack-operators/common/dbsync"
 	"github.com/c5c3/openstack-operators/common/metrics"
-	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
 	"github.com/c5c3/openstack-operators/common/testenv"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
@@ -36,11 +35,7 @@ import (
 // placement's target-cluster test.
 func TestTargetCluster(t *testing.T) {
 	ctx := context.Background()
-	remoteEnv, remoteCfg, err := testenv.Start(testenv.Options{WithoutGatewayAPI: true})
-	must(t, err)
-	t.Cleanup(func() { _ = remoteEnv.Stop() })
-	remote, err := client.New(remoteCfg, client.Options{Scheme: operator.NewScheme(glancev1.AddToScheme)})
-	must(t, err)
+	remoteEnv, remote := testenv.StartRemote(t, glancev1.AddToScheme)
 
 	ns := suite.Namespace(t)
 	must(t, k8s.Create(ctx, fixture.S3Backend(ns, "fast", "glance", "s3-a", true)))

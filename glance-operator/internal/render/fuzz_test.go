@@ -6,24 +6,10 @@ import (
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/ini"
+	"github.com/c5c3/openstack-operators/common/testenv"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
 )
-
-// hasControl reports a control character other than the line breaks the
-// renderer itself writes.
-func hasControl(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return (r < 0x20 && r != '\n') || r == 0x7f })
-}
-
-func anyControl(ss ...string) bool {
-	for _, s := range ss {
-		if strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-			return true
-		}
-	}
-	return false
-}
 
 // No control character ever reaches backends.conf: a backend carrying one is
 // skipped (never rendered, reason without the value); a rendered one reads
@@ -48,14 +34,14 @@ func FuzzBackendsConf(f *testing.F) {
 		if err != nil {
 			t.Fatalf("BackendsConf: %v", err)
 		}
-		if hasControl(conf) || strings.Contains(conf, "\r") {
+		if testenv.HasControl(conf) || strings.Contains(conf, "\r") {
 			t.Fatalf("control character rendered:\n%q", conf)
 		}
 		if !strings.Contains(conf, "[zz-healthy]\n") {
 			t.Fatalf("healthy sibling not rendered:\n%s", conf)
 		}
 		_, isSkipped := skipped[name]
-		if anyControl(name, host, bucket, region, access, secret, extraKey, extraValue) && !isSkipped {
+		if testenv.AnyControl(name, host, bucket, region, access, secret, extraKey, extraValue) && !isSkipped {
 			t.Fatalf("a backend with a control character was not skipped:\n%q", conf)
 		}
 		if isSkipped {
@@ -99,11 +85,11 @@ func FuzzConfigData(f *testing.F) {
 			}
 			return
 		}
-		if anyControl(section, key, value, host, propKey, propValue, mwValue) {
+		if testenv.AnyControl(section, key, value, host, propKey, propValue, mwValue) {
 			t.Fatalf("rendered although an input has a control character")
 		}
 		for k, v := range data {
-			if hasControl(v) || strings.Contains(v, "\r") {
+			if testenv.HasControl(v) || strings.Contains(v, "\r") {
 				t.Fatalf("%s holds a control character:\n%q", k, v)
 			}
 		}

@@ -1,0 +1,68 @@
+package attach
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/c5c3/openstack-operators/common/watch"
+)
+
+// Parents maps attached children (and the Secrets they read) to their
+// parent CRs: the parent controller's side of the wiring.
+type Parents struct {
+	// Client lists the children and reads the parents from the cache.
+	Client client.Reader
+	// NewList returns an empty list of the child kind; NewParent an empty parent.
+	NewList   func() client.ObjectList
+	NewParent func() client.Object
+	// SecretIndex indexes the children by the Secrets they read.
+	SecretIndex string
+	// ParentName is the name of the parent a child names (same namespace).
+	ParentName func(child client.Object) string
+	// TargetCluster is a parent's target cluster, "" for the management cluster.
+	TargetCluster func(parent client.Object) string
+}
+
+// ParentOf maps a child to its parent.
+func (p Parents) ParentOf(_ context.Context, child client.Object) []reconcile.Request {
+	return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: child.GetNamespace(), Name: p.ParentName(child)}}}
+}
+
+// Watch adds the children's watch to b, without a generation filter: their
+// status flips are what wake the parent's aggregation; only resyncs drop.
+func (p Parents) Watch(b *builder.Builder, child client.Object) *builder.Builder {
+	return b.Watches(child, handler.EnqueueRequestsFromMapFunc(p.ParentOf), builder.WithPredicates(watch.DropResyncs()))
+}
+
+// BySecret maps a Secret on cluster to the parents, targeting that cluster,
+// of the children indexed under its name (watch.Mapper.AlsoBySecret).
+func (p Parents) BySecret(ctx context.Context, cluster string, secret client.Object) []reconcile.Request {
+	list := p.NewList()
+	if err := p.Client.List(ctx, list, client.InNamespace(secret.GetNamespace()), client.MatchingFields{p.SecretIndex: secret.GetName()}); err != nil {
+		log.FromContext(ctx).Error(err, "listing attached children for a Secret event")
+		return nil
+	}
+	items, err := meta.ExtractList(list)
+	if err != nil {
+		return nil
+	}
+	var out []reconcile.Request
+	for _, it := range items {
+		child, ok := it.(client.Object)
+		if !ok {
+			continue
+		}
+		req := p.ParentOf(ctx, child)[0]
+		parent := p.NewParent()
+		if err := p.Client.Get(ctx, req.NamespacedName, parent); err == nil && p.TargetCluster(parent) == cluster {
+			out = AddRequest(out, req)
+		}
+	}
+	return out
+}
