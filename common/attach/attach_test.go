@@ -42,12 +42,15 @@ func TestLiveAndSplit(t *testing.T) {
 	if got := attach.Names(live); len(got) != 4 || got[0] != "a" || got[3] != "d" {
 		t.Fatalf("Live = %v", got)
 	}
-	ok, pending := attach.Split(live, "CredentialsReady")
+	ok, pending, stale := attach.Split(live, "CredentialsReady")
 	if got := attach.Names(ok); len(got) != 1 || got[0] != "b" {
-		t.Errorf("ready = %v, want [b] (a's True is for generation 2 of 3)", got)
+		t.Errorf("ready = %v, want [b]", got)
 	}
-	if len(pending) != 3 || pending[0] != "a" {
-		t.Errorf("pending = %v", pending)
+	if len(stale) != 1 || stale[0] != "a" {
+		t.Errorf("stale = %v, want [a] (its True is for generation 2 of 3)", stale)
+	}
+	if len(pending) != 2 || pending[0] != "c" || pending[1] != "d" {
+		t.Errorf("pending = %v, want [c d]", pending)
 	}
 }
 

@@ -1,6 +1,7 @@
 package attach
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -25,22 +26,31 @@ func Live[T any, P Child[T]](items []T) []T {
 	return out
 }
 
-// Split keeps the children whose condition ready is True for their current
-// generation; the names of the others are pending. A True stamped for an
-// older generation is stale: the child's controller has not checked the
-// new spec yet (a changed server URL could otherwise be projected, or
-// opened in egress, before anyone authenticated against it). It never looks
-// at a child's aggregate Ready, which waits on the parent's projection.
-func Split[T any, P Child[T]](items []T, ready string) (ok []T, pending []string) {
+// Split sorts the children by their condition ready: ok are those where it
+// is True for their current generation; stale those where it is True for an
+// older one (their controller has not checked the new spec yet: a changed
+// server URL, a flipped default); pending the others. A parent keeps its last
+// projection while any child is stale, since projecting without it drops it
+// for a moment and projecting with it trusts what nobody checked. It never
+// looks at a child's aggregate Ready, which waits on the parent's projection.
+func Split[T any, P Child[T]](items []T, ready string) (ok []T, pending, stale []string) {
 	for i := range items {
 		c := meta.FindStatusCondition(P(&items[i]).ChildConditions(), ready)
-		if c != nil && c.Status == metav1.ConditionTrue && c.ObservedGeneration == P(&items[i]).GetGeneration() {
-			ok = append(ok, items[i])
-		} else {
+		switch {
+		case c == nil || c.Status != metav1.ConditionTrue:
 			pending = append(pending, P(&items[i]).GetName())
+		case c.ObservedGeneration != P(&items[i]).GetGeneration():
+			stale = append(stale, P(&items[i]).GetName())
+		default:
+			ok = append(ok, items[i])
 		}
 	}
-	return ok, pending
+	return ok, pending, stale
+}
+
+// StaleMessage says which children the parent waits on before projecting.
+func StaleMessage(kind string, stale []string) string {
+	return fmt.Sprintf("waiting for the %s controller to check the changed spec of %s; keeping the last projection", kind, strings.Join(stale, ", "))
 }
 
 // Names are the children's names in order.

@@ -97,10 +97,14 @@ func TestStoreWithAControlCharacterIsSkipped(t *testing.T) {
 	updateStore(t, ns, "vault", func(s *barbicanv1.BarbicanSecretStore) {
 		s.Spec.ExtraOptions = map[string]string{"timeout": "60\n[DEFAULT]\ndebug = true"}
 	})
-	b := waitCondition(t, ns, "barbican", barbicanv1.ConditionSecretStoresReady, metav1.ConditionFalse, barbicanv1.ReasonWaitingForSecretStores)
-	if c := condition(b, barbicanv1.ConditionSecretStoresReady); !strings.Contains(c.Message, "vault skipped") {
-		t.Errorf("message %q", c.Message)
-	}
+	var b *barbicanv1.Barbican
+	suite.Eventually(t, "vault skipped", func() error {
+		b = waitCondition(t, ns, "barbican", barbicanv1.ConditionSecretStoresReady, metav1.ConditionFalse, barbicanv1.ReasonWaitingForSecretStores)
+		if c := condition(b, barbicanv1.ConditionSecretStoresReady); !strings.Contains(c.Message, "vault skipped") {
+			return errorf("message %q", c.Message)
+		}
+		return nil
+	})
 	suite.WaitEvent(t, ns, "barbican", "BarbicanSecretStoreSkipped", corev1.EventTypeWarning)
 	assertLastGood(t, ns, before, b, d0)
 }

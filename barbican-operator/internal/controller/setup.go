@@ -65,7 +65,9 @@ func (r *BarbicanReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Mana
 	if err := addIndexes(ctx, mgr); err != nil {
 		return err
 	}
-	stores := func(b *builder.Builder) *builder.Builder { return r.parents().Watch(b, &barbicanv1.BarbicanSecretStore{}) }
+	stores := func(b *builder.Builder) *builder.Builder {
+		return r.parents().Watch(b, &barbicanv1.BarbicanSecretStore{})
+	}
 	return watch.Setup(mgr, &r.Reconciler, "barbican", r.Mapper(), opts, stores, r)
 }
 

@@ -38,9 +38,13 @@ func (r *BarbicanReconciler) reconcileSecretStores(ctx context.Context, s *scope
 	if err != nil {
 		return pipeline.Continue(), err
 	}
-	ready, pending := attach.Split(attached, barbicanv1.ConditionCredentialsReady)
+	ready, pending, stale := attach.Split(attached, barbicanv1.ConditionCredentialsReady)
 	urls := storeURLs(ready)
 	s.EgressPorts = render.OpenBaoPorts(union(urls, b.Status.ProjectedSecretStoreHosts))
+	if len(stale) > 0 {
+		s.SetFalse(barbicanv1.ConditionSecretStoresReady, barbicanv1.ReasonWaitingForSecretStores, attach.StaleMessage("BarbicanSecretStore", stale))
+		return pipeline.Continue(), nil
+	}
 	defaults := defaultStores(ready)
 	switch {
 	case len(defaults) != 1:

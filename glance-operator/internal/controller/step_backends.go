@@ -31,7 +31,11 @@ func (r *GlanceReconciler) reconcileBackends(ctx context.Context, s *scope) (pip
 		return pipeline.Continue(), err
 	}
 	s.EgressPorts = render.S3EgressPorts(s3Hosts(attached))
-	ready, pending := attach.Split(attached, glancev1.ConditionCredentialsReady)
+	ready, pending, stale := attach.Split(attached, glancev1.ConditionCredentialsReady)
+	if len(stale) > 0 {
+		s.SetFalse(glancev1.ConditionBackendsReady, glancev1.ReasonWaitingForBackends, attach.StaleMessage("GlanceBackend", stale))
+		return pipeline.Continue(), nil
+	}
 	rendered, skipped, err := r.readCredentials(ctx, s, ready)
 	if err != nil {
 		return pipeline.Continue(), err
