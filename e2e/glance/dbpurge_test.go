@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -36,6 +37,9 @@ func TestDBPurgeRuns(t *testing.T) {
 	})
 	s.condition(conditions.TypeReady, metav1.ConditionTrue, "")
 	const old = "0ld00000-0000-0000-0000-000000000001"
+	// Only a run created after the row exists can have purged it (runs
+	// start every minute, one may have begun before the insert).
+	inserted := time.Now().Truncate(time.Second).Add(time.Second)
 	s.sql(fmt.Sprintf("INSERT INTO %s.images (id, status, created_at, deleted_at, deleted, min_disk, min_ram, protected, visibility, os_hidden) "+
 		"VALUES ('%s', 'deleted', NOW() - INTERVAL 41 DAY, NOW() - INTERVAL 40 DAY, 1, 0, 0, 0, 'public', 0)", s.Schema, old))
 
@@ -43,12 +47,12 @@ func TestDBPurgeRuns(t *testing.T) {
 	var scheduled string
 	poll.Until(t, waitLong, func() error {
 		for _, j := range s.purgeJobs() {
-			if j.Annotations["cronjob.kubernetes.io/instantiate"] == "" && j.Status.Succeeded > 0 {
+			if j.Annotations["cronjob.kubernetes.io/instantiate"] == "" && j.Status.Succeeded > 0 && !j.CreationTimestamp.Time.Before(inserted) {
 				scheduled = j.Name
 				return nil
 			}
 		}
-		return fmt.Errorf("no scheduled db-purge run succeeded yet: %d runs", len(s.purgeJobs()))
+		return fmt.Errorf("no db-purge run scheduled after the insert succeeded yet: %d runs", len(s.purgeJobs()))
 	})
 	s.purgeReports(metav1.ConditionTrue, glancev1.ReasonDBPurgeScheduled, scheduled)
 	if n := s.sql("SELECT COUNT(*) FROM " + s.Schema + ".images WHERE id = '" + old + "'"); n != "0" {

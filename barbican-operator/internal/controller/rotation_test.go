@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
 )
@@ -51,5 +53,36 @@ func TestRotationRollsTheDeployment(t *testing.T) {
 			}
 			return nil
 		})
+	}
+}
+
+// A rotated secret ID rolls the pods even while the projection is invalid:
+// they keep the last good config, not a secret ID the server may expire.
+func TestRotationDuringAnInvalidProjection(t *testing.T) {
+	t.Parallel()
+	ns := suite.Namespace(t)
+	inputs(t, ns)
+	_, srv := toReady(t, ns, newBarbican(ns, "barbican"))
+	d0 := deployment(t, ns, "barbican")
+	updateStore(t, ns, "vault", func(s *barbicanv1.BarbicanSecretStore) { s.Spec.IsDefault = false })
+	waitCondition(t, ns, "barbican", barbicanv1.ConditionSecretStoresReady, metav1.ConditionFalse, barbicanv1.ReasonNoDefaultSecretStore)
+
+	secretID, err := srv.MintSecretID(context.Background(), "barbican")
+	must(t, err)
+	roleID := readSecret(t, ns, approleSecret)[barbicanv1.KeyRoleID]
+	suite.SetSecret(t, ns, approleSecret, map[string]string{barbicanv1.KeyRoleID: roleID, barbicanv1.KeySecretID: secretID})
+	suite.Eventually(t, "the Deployment rolls onto the new secret ID", func() error {
+		d := deployment(t, ns, "barbican")
+		if d.Spec.Template.Annotations[render.StoreCredsHash] == d0.Spec.Template.Annotations[render.StoreCredsHash] {
+			return errorf("%s unchanged", render.StoreCredsHash)
+		}
+		if config, _ := configOf(t, d); config == "" {
+			return errorf("no config mounted")
+		}
+		return nil
+	})
+	before, _ := configOf(t, d0)
+	if after, _ := configOf(t, deployment(t, ns, "barbican")); after != before {
+		t.Errorf("the config moved from %s to %s during an invalid projection", before, after)
 	}
 }

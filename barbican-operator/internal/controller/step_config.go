@@ -2,9 +2,12 @@ package controller
 
 import (
 	"context"
+	"fmt"
 
+	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
 	"github.com/c5c3/openstack-operators/common/pipeline"
+	"github.com/c5c3/openstack-operators/common/secrets"
 	"github.com/c5c3/openstack-operators/common/service"
 )
 
@@ -21,14 +24,20 @@ func (r *BarbicanReconciler) reconcileConfig(ctx context.Context, s *scope) (pip
 		}
 		return pipeline.Continue(), nil
 	}
-	return r.Config(ctx, &s.Scope, render.ConfigBase(b), render.OwnedKeys, func(rules map[string]string) (map[string]string, error) {
+	out, err := r.Config(ctx, &s.Scope, render.ConfigBase(b), render.OwnedKeys, func(rules map[string]string) (map[string]string, error) {
 		return render.ConfigData(b, p.stores, rules, r.Endpoint(b))
 	})
+	if err == nil {
+		// The record (and the egress that follows it on an invalid pass)
+		// moves only with a config that was written.
+		r.record(s, p.stores)
+	}
+	return out, err
 }
 
-// lastGood takes what the live Deployment runs with: its config Secret, the
-// default store's credentials and CA Secrets and the digest of the secret
-// ID it started with.
+// lastGood takes what the live Deployment runs with: its config Secret and
+// the default store's credentials and CA Secrets, with the digest of the
+// secret ID that credentials Secret holds.
 func (r *BarbicanReconciler) lastGood(ctx context.Context, s *scope) error {
 	d, err := r.LiveDeployment(ctx, &s.Scope)
 	if d == nil || err != nil {
@@ -51,5 +60,17 @@ func (r *BarbicanReconciler) lastGood(ctx context.Context, s *scope) error {
 		}
 	}
 	s.storeHash = pod.Annotations[render.StoreCredsHash]
+	// A re-mint or a rotated pair must still roll the pods: the digest is of
+	// the secret ID the Secret holds now, the live annotation only while it
+	// cannot be read.
+	if s.store.CredentialsSecret != "" {
+		sec, _, err := secrets.Usable(ctx, s.Target.Reader, s.barbican.Namespace, s.store.CredentialsSecret, barbicanv1.KeySecretID)
+		if err != nil {
+			return fmt.Errorf("reading Secret %s: %w", s.store.CredentialsSecret, err)
+		}
+		if sec != nil {
+			s.storeHash = secrets.Digest(sec.Data[barbicanv1.KeySecretID])
+		}
+	}
 	return nil
 }

@@ -71,7 +71,6 @@ func (r *BarbicanReconciler) reconcileSecretStores(ctx context.Context, s *scope
 			attach.Waiting(nil, nil, skipped)+"; keeping the last projection")
 		return pipeline.Continue(), nil
 	}
-	r.record(s, stores)
 	s.EgressPorts = render.OpenBaoPorts(urls)
 	s.projection = &projection{stores: stores}
 	s.store, s.storeHash = mount, digest
@@ -85,8 +84,8 @@ func (r *BarbicanReconciler) reconcileSecretStores(ctx context.Context, s *scope
 	return pipeline.Continue(), nil
 }
 
-// record writes the valid projection to status and warns for each store that
-// left it.
+// record writes the valid projection to status, once its config is
+// written (Config step), and warns for each store that left it.
 func (r *BarbicanReconciler) record(s *scope, stores []render.Store) {
 	b := s.barbican
 	names := make([]string, 0, len(stores))

@@ -79,10 +79,9 @@ func (r *StoreReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	}
 	before := *st.Status.DeepCopy()
 	p := &storePass{r: r, store: &st, prev: before.Conditions}
-	requeue, err := p.evaluate(ctx)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
+	// An error still writes what the pass found (a pair minted before it,
+	// say) before it is returned for backoff.
+	requeue, evalErr := p.evaluate(ctx)
 	parts := []string{barbicanv1.ConditionCredentialsReady, barbicanv1.ConditionConfigProjected}
 	if st.Managed() {
 		parts = []string{barbicanv1.ConditionCredentialsReady, barbicanv1.ConditionProvisioningReady, barbicanv1.ConditionConfigProjected}
@@ -92,11 +91,19 @@ func (r *StoreReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	attach.Aggregate(&st.Status.Conditions, st.Generation, "credentials accepted and store projected", parts...)
 	st.Status.ObservedGeneration = st.Generation
 	if !equality.Semantic.DeepEqual(before, st.Status) {
-		// A conflict means the pass read from a cache one write behind: the
-		// newer object's event runs it again.
-		if err := r.Client.Status().Update(ctx, &st); err != nil && !apierrors.IsConflict(err) {
+		err := r.Client.Status().Update(ctx, &st)
+		if apierrors.IsConflict(err) {
+			// The pass read a store one write behind. The newer version may
+			// be this controller's own status write, which its predicate
+			// drops: run again now rather than at the next requeue.
+			return ctrl.Result{RequeueAfter: time.Second}, evalErr
+		}
+		if err != nil {
 			return ctrl.Result{}, fmt.Errorf("updating BarbicanSecretStore status: %w", err)
 		}
+	}
+	if evalErr != nil {
+		return ctrl.Result{}, evalErr
 	}
 	return ctrl.Result{RequeueAfter: requeue}, nil
 }
@@ -174,10 +181,11 @@ func (p *storePass) projected(ctx context.Context, parent *barbicanv1.Barbican, 
 		Line: "[secretstore:" + p.store.Name + "]",
 	})
 	if err != nil {
-		if meta.IsStatusConditionTrue(conds, barbicanv1.ConditionConfigProjected) {
-			return requeueStoreWait, nil
+		// A read error never demotes a True condition; otherwise it is a wait.
+		if !meta.IsStatusConditionTrue(conds, barbicanv1.ConditionConfigProjected) {
+			p.setFalse(barbicanv1.ConditionConfigProjected, barbicanv1.ReasonWaitingForProjection, err.Error(), false)
 		}
-		return 0, err
+		return min(requeue, requeueStoreWait), nil
 	}
 	if !ok {
 		p.setFalse(barbicanv1.ConditionConfigProjected, barbicanv1.ReasonWaitingForProjection, msg, true)

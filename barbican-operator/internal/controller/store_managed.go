@@ -67,12 +67,15 @@ func (p *storePass) managed(ctx context.Context) (time.Duration, error) {
 	}
 	c, err := p.client(StoreURL(st), ca, "")
 	if err != nil {
-		return 0, err
+		p.credentialsWaitOnProvisioning(barbicanv1.ReasonWaitingForInstanceTLS)
+		return p.fail(barbicanv1.ConditionProvisioningReady, barbicanv1.ReasonWaitingForInstanceTLS,
+			fmt.Sprintf("Secret %s: %v", InstanceCASecretName(instance), err))
 	}
 	sess, err := c.KubernetesLogin(ctx, ProvisionerRole, jwt)
 	if err != nil {
+		// §2.5: a 403 is a refusal, anything else is unreachable.
 		reason := barbicanv1.ReasonOpenBaoUnreachable
-		if k := openbao.KindOf(err); k == openbao.Forbidden || k == openbao.Invalid {
+		if openbao.KindOf(err) == openbao.Forbidden {
 			reason = barbicanv1.ReasonProvisioningDenied
 		}
 		p.credentialsWaitOnProvisioning(reason)
