@@ -53,6 +53,9 @@ type Input struct {
 // when rules are given and logging.conf for JSON logging. Merge order:
 // plugins, operator defaults, extraConfig.
 func Render(in Input) (map[string]string, error) {
+	if err := refuseRejected(in.Owned, in.Plugins, "spec.plugins"); err != nil {
+		return nil, err
+	}
 	if err := RefuseRejected(in.Owned, in.Extra); err != nil {
 		return nil, err
 	}
@@ -182,12 +185,32 @@ func MergePolicy(fromConfigMap, inline map[string]string) map[string]string {
 // RefuseRejected repeats the admission rule at render time, for objects that
 // reached the API without the webhook: a rejected key never gets rendered.
 func RefuseRejected(owned extraconfig.Registry, extra map[string]map[string]string) error {
-	for _, section := range slices.Sorted(maps.Keys(extra)) {
-		for _, key := range slices.Sorted(maps.Keys(extra[section])) {
+	return refuseRejected(owned, extra, "spec.extraConfig")
+}
+
+// refuseRejected refuses a rejected owned key in sections, which field names:
+// neither extraConfig nor a plugin may put a credential in the file or
+// switch on what the operator renders only from typed fields.
+func refuseRejected(owned extraconfig.Registry, sections map[string]map[string]string, field string) error {
+	for _, section := range slices.Sorted(maps.Keys(sections)) {
+		for _, key := range slices.Sorted(maps.Keys(sections[section])) {
 			if o, ok := owned.Lookup(section, key); ok && o.Rejected {
-				return fmt.Errorf("spec.extraConfig [%s] %s is managed via %s and cannot be overridden (%s)", section, key, o.Owner, o.Impact)
+				return fmt.Errorf("%s [%s] %s is managed via %s and cannot be set (%s)", field, section, key, o.Owner, o.Impact)
 			}
 		}
 	}
 	return nil
+}
+
+// Plugins are the spec.plugins sections, merged below the operator's
+// defaults (Input.Plugins).
+func Plugins(plugins []shared.PluginSpec) ini.File {
+	f := make(ini.File, len(plugins))
+	for _, p := range plugins {
+		f[p.ConfigSection] = maps.Clone(p.Config)
+		if f[p.ConfigSection] == nil {
+			f[p.ConfigSection] = map[string]string{}
+		}
+	}
+	return f
 }

@@ -96,3 +96,17 @@ func TestRenderRefusesRejectedAndUnsafe(t *testing.T) {
 		}
 	}
 }
+
+// A plugin section may not set a rejected key either; the error names the
+// field it came from.
+func TestRenderRefusesRejectedPluginKeys(t *testing.T) {
+	owned := OwnedKeys("database")
+	plugins := Plugins([]shared.PluginSpec{{Name: "p", ConfigSection: "keystone_authtoken", Config: map[string]string{"password": "hunter2"}}})
+	data, err := Render(Input{MainKey: "svc.conf", Plugins: plugins, Owned: owned})
+	if err == nil || data != nil || !strings.Contains(err.Error(), "spec.plugins [keystone_authtoken] password") || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("rendered %v, err %v", data, err)
+	}
+	if got := Plugins([]shared.PluginSpec{{ConfigSection: "empty"}}); got["empty"] == nil {
+		t.Errorf("a plugin without config renders no section: %v", got)
+	}
+}

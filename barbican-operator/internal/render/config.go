@@ -1,9 +1,6 @@
 package render
 
 import (
-	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
@@ -21,13 +18,9 @@ func ConfigData(b *barbicanv1.Barbican, stores []Store, policyRules map[string]s
 	if err != nil {
 		return nil, err
 	}
-	plugins, err := Plugins(b)
-	if err != nil {
-		return nil, err
-	}
 	data, err := osconfig.Render(osconfig.Input{
 		MainKey:     KeyConf,
-		Plugins:     plugins,
+		Plugins:     osconfig.Plugins(b.Spec.Plugins),
 		Defaults:    defaults,
 		Extra:       b.Spec.ExtraConfig,
 		Owned:       OwnedKeys,
@@ -58,24 +51,5 @@ func Defaults(b *barbicanv1.Barbican, stores []Store, hostHref string) (ini.File
 	f["database"] = osconfig.Database()
 	f["keystone_authtoken"] = osconfig.KeystoneAuthtoken(&b.Spec.ServiceSpec)
 	f["queue"] = map[string]string{"enable": "false"}
-	return f, nil
-}
-
-// Plugins are the spec.plugins sections, merged below the defaults. A
-// plugin may not set a rejected owned key: that would put a credential in
-// the file or bypass the AppRole login as surely as extraConfig could.
-func Plugins(b *barbicanv1.Barbican) (ini.File, error) {
-	f := ini.File{}
-	for _, p := range b.Spec.Plugins {
-		section := map[string]string{}
-		for _, k := range slices.Sorted(maps.Keys(p.Config)) {
-			if o, ok := OwnedKeys.Lookup(p.ConfigSection, k); ok && o.Rejected {
-				return nil, fmt.Errorf("spec.plugins %q sets [%s] %s, which is managed via %s and cannot be set (%s)",
-					p.Name, p.ConfigSection, k, o.Owner, o.Impact)
-			}
-			section[k] = p.Config[k]
-		}
-		f[p.ConfigSection] = section
-	}
 	return f, nil
 }

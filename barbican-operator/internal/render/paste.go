@@ -2,14 +2,12 @@ package render
 
 import (
 	"fmt"
-	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/ini"
+	"github.com/c5c3/openstack-operators/common/paste"
 	"github.com/c5c3/openstack-operators/common/release"
 )
 
@@ -143,7 +141,7 @@ func PasteINI(b *barbicanv1.Barbican) (string, error) {
 	for name, conf := range pasteFilters(requestID) {
 		f["filter:"+name] = conf
 	}
-	before, after, err := userFilters(f, b.Spec.Middleware, rel)
+	before, after, err := paste.Middleware(f, b.Spec.Middleware, func(name string) bool { return ReservedMiddlewareName(name, rel) })
 	if err != nil {
 		return "", err
 	}
@@ -155,46 +153,4 @@ func PasteINI(b *barbicanv1.Barbican) (string, error) {
 		return "", fmt.Errorf("rendering %s: %w", KeyPaste, err)
 	}
 	return string(out), nil
-}
-
-// middlewareName is the CRD pattern: one pipeline token, one section name.
-var middlewareName = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
-
-// userFilters adds a [filter:<name>] per spec.middleware entry to f and
-// returns the names to place before and after the base filters, in spec
-// order. Config values have '%' doubled: paste reads the file through
-// ConfigParser interpolation, which would otherwise expand or refuse them.
-func userFilters(f ini.File, mws []shared.MiddlewareSpec, rel string) (before, after []string, err error) {
-	for _, m := range mws {
-		refuse := func(why string) error { return fmt.Errorf("spec.middleware %q %s", m.Name, why) }
-		var side *[]string
-		switch m.Position {
-		case shared.MiddlewareBefore:
-			side = &before
-		case shared.MiddlewareAfter:
-			side = &after
-		default:
-			return nil, nil, refuse(fmt.Sprintf("has position %q, want before or after", m.Position))
-		}
-		switch {
-		case !middlewareName.MatchString(m.Name):
-			return nil, nil, refuse("needs a name of [A-Za-z0-9_.-]")
-		case m.FilterFactory == "":
-			return nil, nil, refuse("needs a filterFactory")
-		case ReservedMiddlewareName(m.Name, rel):
-			return nil, nil, refuse("reuses a name of barbican's paste file")
-		case f["filter:"+m.Name] != nil:
-			return nil, nil, refuse("is listed twice")
-		}
-		section := map[string]string{"paste.filter_factory": m.FilterFactory}
-		for _, k := range slices.Sorted(maps.Keys(m.Config)) {
-			if k == "use" || strings.HasPrefix(k, "paste.") {
-				return nil, nil, refuse(fmt.Sprintf("config key %q would replace the filter factory", k))
-			}
-			section[k] = strings.ReplaceAll(m.Config[k], "%", "%%")
-		}
-		f["filter:"+m.Name] = section
-		*side = append(*side, m.Name)
-	}
-	return before, after, nil
 }

@@ -36,13 +36,9 @@ func ConfigData(g *glancev1.Glance, enabled []string, defaultBackend string, pol
 	if err != nil {
 		return nil, err
 	}
-	plugins := Plugins(g)
-	if err := refuseRejectedPlugins(plugins); err != nil {
-		return nil, err
-	}
 	data, err := osconfig.Render(osconfig.Input{
 		MainKey:     KeyGlanceAPIConf,
-		Plugins:     plugins,
+		Plugins:     osconfig.Plugins(g.Spec.Plugins),
 		Defaults:    defaults,
 		Extra:       g.Spec.ExtraConfig,
 		Owned:       OwnedKeys,
@@ -103,32 +99,6 @@ func Defaults(g *glancev1.Glance, enabled []string, defaultBackend string) (ini.
 		}
 	}
 	return f, nil
-}
-
-// Plugins are the spec.plugins sections, merged below the defaults.
-func Plugins(g *glancev1.Glance) ini.File {
-	f := make(ini.File, len(g.Spec.Plugins))
-	for _, p := range g.Spec.Plugins {
-		f[p.ConfigSection] = maps.Clone(p.Config)
-		if f[p.ConfigSection] == nil {
-			f[p.ConfigSection] = map[string]string{}
-		}
-	}
-	return f
-}
-
-// refuseRejectedPlugins applies the rejected-key rule to spec.plugins as
-// well: a plugin section must not smuggle in a password or switch on what
-// the operator renders only from typed fields.
-func refuseRejectedPlugins(plugins ini.File) error {
-	for _, section := range slices.Sorted(maps.Keys(plugins)) {
-		for _, key := range slices.Sorted(maps.Keys(plugins[section])) {
-			if o, ok := OwnedKeys.Lookup(section, key); ok && o.Rejected {
-				return fmt.Errorf("spec.plugins [%s] %s is managed via %s and cannot be set (%s)", section, key, o.Owner, o.Impact)
-			}
-		}
-	}
-	return nil
 }
 
 func importFilteringSection(f ImportFiltering) (map[string]string, error) {

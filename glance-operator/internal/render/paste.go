@@ -3,12 +3,11 @@ package render
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/ini"
+	"github.com/c5c3/openstack-operators/common/paste"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 )
 
@@ -95,21 +94,9 @@ func PasteINI(g *glancev1.Glance) (string, error) {
 			"disable_by_file_path": healthcheckDisableFile,
 		},
 	}
-	var before, after []string
-	for _, m := range g.Spec.Middleware {
-		conf, err := middlewareSection(m, imageCache)
-		if err != nil {
-			return "", err
-		}
-		if _, dup := f["filter:"+m.Name]; dup {
-			return "", fmt.Errorf("spec.middleware %q is listed twice", m.Name)
-		}
-		f["filter:"+m.Name] = conf
-		if m.Position == shared.MiddlewareBefore {
-			before = append(before, m.Name)
-		} else {
-			after = append(after, m.Name)
-		}
+	before, after, err := paste.Middleware(f, g.Spec.Middleware, func(name string) bool { return ReservedMiddlewareName(name, imageCache) })
+	if err != nil {
+		return "", err
 	}
 	pipeline := slices.Clone(before)
 	for _, b := range baseFilters {
@@ -129,30 +116,4 @@ func PasteINI(g *glancev1.Glance) (string, error) {
 		return "", fmt.Errorf("rendering %s: %w", KeyPasteINI, err)
 	}
 	return string(out), nil
-}
-
-// middlewareName is the CRD pattern: one pipeline token, one section name.
-var middlewareName = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
-
-// middlewareSection is a user filter's section. Values have '%' doubled:
-// paste reads the file with Python's ConfigParser interpolation, which
-// would otherwise expand or reject them.
-func middlewareSection(m shared.MiddlewareSpec, imageCache bool) (map[string]string, error) {
-	switch {
-	case !middlewareName.MatchString(m.Name) || m.FilterFactory == "":
-		return nil, fmt.Errorf("spec.middleware %q needs a name of [A-Za-z0-9_.-] and a filterFactory", m.Name)
-	case ReservedMiddlewareName(m.Name, imageCache):
-		return nil, fmt.Errorf("spec.middleware %q collides with a section the operator renders", m.Name)
-	case m.Position != shared.MiddlewareBefore && m.Position != shared.MiddlewareAfter:
-		return nil, fmt.Errorf("spec.middleware %q position %q is neither before nor after", m.Name, m.Position)
-	}
-	conf := make(map[string]string, len(m.Config)+1)
-	for k, v := range m.Config {
-		if k == "use" || strings.HasPrefix(k, "paste.") {
-			return nil, fmt.Errorf("spec.middleware %q config key %q would replace the filter factory", m.Name, k)
-		}
-		conf[k] = strings.ReplaceAll(v, "%", "%%")
-	}
-	conf["paste.filter_factory"] = m.FilterFactory
-	return conf, nil
 }
