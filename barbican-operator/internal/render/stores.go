@@ -42,13 +42,23 @@ const (
 	vaultPlugin        = "vault_plugin"
 )
 
-// extraOptionDenied are the [vault_plugin] and store-section keys
-// spec.extraOptions never sets: the operator renders them, they carry a
-// credential that must stay out of the file, or they would switch the plugin.
-var extraOptionDenied = map[string]bool{
-	"vault_url": true, "use_ssl": true, "ssl_ca_crt_file": true, "approle_role_id": true,
-	"approle_secret_id": true, "root_token_id": true, "kv_mountpoint": true, "namespace": true,
-	"secret_store_plugin": true, "crypto_plugin": true, "global_default": true,
+// DeniedExtraOptions are the [vault_plugin] and store-section keys
+// spec.extraOptions never sets (in any case), each with why: the operator
+// renders them, they carry a credential that must stay out of the file, or
+// they would switch the plugin. The webhook refuses them with the reason;
+// the renderer drops them.
+var DeniedExtraOptions = map[string]string{
+	"vault_url":           "rendered from spec.openBao.server.url or spec.openBao.instanceRef",
+	"use_ssl":             "rendered from the server URL's scheme",
+	"ssl_ca_crt_file":     "rendered from spec.openBao.server.caBundleSecretRef or the instance's CA",
+	"approle_role_id":     "rendered from the credentials Secret's role-id",
+	"approle_secret_id":   "delivered by environment variable only; in the file it would leak into the mounted config Secret",
+	"root_token_id":       "the vault plugin prefers it over AppRole: an unscoped credential in plain text",
+	"kv_mountpoint":       "rendered from spec.openBao.kvMountpoint",
+	"namespace":           "rendered from spec.openBao.namespace",
+	"secret_store_plugin": "the operator renders it in [secretstore:<store>]",
+	"crypto_plugin":       "belongs to [secretstore:<store>], which the operator renders",
+	"global_default":      "rendered from spec.isDefault",
 }
 
 // extraOptionKey is the admission pattern of an extraOptions key.
@@ -119,7 +129,7 @@ func vaultSection(s *Store) (map[string]string, error) {
 	}
 	out := map[string]string{}
 	for _, k := range slices.Sorted(maps.Keys(s.ExtraOptions)) {
-		if extraOptionDenied[k] {
+		if _, denied := DeniedExtraOptions[strings.ToLower(k)]; denied {
 			continue
 		}
 		if !extraOptionKey.MatchString(k) {

@@ -237,7 +237,7 @@ func checkStore(t *testing.T, in storeInput) bool {
 	rendered := []string{"secretstore:" + s.Name, vaultURL, o.EffectiveKVMountpoint(), o.Namespace}
 	for k, v := range s.Spec.ExtraOptions {
 		rendered = append(rendered, k, v)
-		if _, denied := deniedOptions[strings.ToLower(k)]; denied || !optionName.MatchString(k) {
+		if _, denied := render.DeniedExtraOptions[strings.ToLower(k)]; denied || !optionName.MatchString(k) {
 			t.Fatalf("admitted extraOptions key %q", k)
 		}
 	}

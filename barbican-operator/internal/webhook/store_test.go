@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
+	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
 	at "github.com/c5c3/openstack-operators/common/admission/admissiontest"
 )
 
@@ -100,8 +101,8 @@ func TestStoreSpecRules(t *testing.T) {
 func TestStoreDeniedOptions(t *testing.T) {
 	keys := []string{"vault_url", "use_ssl", "ssl_ca_crt_file", "approle_role_id", "approle_secret_id", "root_token_id",
 		"kv_mountpoint", "namespace", "secret_store_plugin", "crypto_plugin", "global_default"}
-	if len(deniedOptions) != len(keys) {
-		t.Errorf("denylist has %d keys, want %d", len(deniedOptions), len(keys))
+	if len(render.DeniedExtraOptions) != len(keys) {
+		t.Errorf("denylist has %d keys, want %d", len(render.DeniedExtraOptions), len(keys))
 	}
 	for _, k := range append(keys, "Vault_URL", "ROOT_TOKEN_ID") {
 		s := store("vault")

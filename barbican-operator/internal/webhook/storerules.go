@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
+	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
 	"github.com/c5c3/openstack-operators/common/validation"
 )
 
@@ -23,23 +24,6 @@ var reservedStoreNames = []string{"default", "database", "keystone_authtoken", "
 
 // optionName is what oslo.config reads as an option name.
 var optionName = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
-
-// deniedOptions are the [vault_plugin] keys extraOptions cannot set, each
-// with the reason: the operator renders them from the store, or they must
-// never reach the file.
-var deniedOptions = map[string]string{
-	"vault_url":           "rendered from spec.openBao.server.url or spec.openBao.instanceRef",
-	"use_ssl":             "rendered from the server URL's scheme",
-	"ssl_ca_crt_file":     "rendered from spec.openBao.server.caBundleSecretRef or the instance's CA",
-	"approle_role_id":     "rendered from the credentials Secret's role-id",
-	"approle_secret_id":   "delivered by environment variable only; in the file it would leak into the mounted config Secret",
-	"root_token_id":       "the vault plugin prefers it over AppRole: an unscoped credential in plain text",
-	"kv_mountpoint":       "rendered from spec.openBao.kvMountpoint",
-	"namespace":           "rendered from spec.openBao.namespace",
-	"secret_store_plugin": "the operator renders it in [secretstore:<store>]",
-	"crypto_plugin":       "belongs to [secretstore:<store>], which the operator renders",
-	"global_default":      "rendered from spec.isDefault",
-}
 
 // StoreSpec runs every store rule that needs no lookup; old is nil on
 // create. It re-checks the CRD's unions, pins and immutability, so an
@@ -151,7 +135,7 @@ func extraOptions(p *field.Path, opts map[string]string) field.ErrorList {
 		kp := p.Key(k)
 		if !optionName.MatchString(k) {
 			errs = append(errs, field.Invalid(kp, k, "key must match ^[A-Za-z0-9_]+$, an oslo.config option name"))
-		} else if why, denied := deniedOptions[strings.ToLower(k)]; denied {
+		} else if why, denied := render.DeniedExtraOptions[strings.ToLower(k)]; denied {
 			errs = append(errs, field.Forbidden(kp, fmt.Sprintf("%s cannot be set through extraOptions: %s", k, why)))
 		}
 		if strings.ContainsAny(opts[k], "\r\n") {
