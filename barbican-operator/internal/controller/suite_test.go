@@ -50,21 +50,15 @@ func dumpBarbicans() string {
 		return err.Error()
 	}
 	for _, x := range list.Items {
-		fmt.Fprintf(&b, "Barbican %s/%s gen %d installed %q target %q projected %v %v:\n", x.Namespace, x.Name, x.Generation,
-			x.Status.InstalledRelease, x.Status.TargetRelease, x.Status.ProjectedSecretStores, x.Status.ProjectedSecretStoreHosts)
-		for _, c := range x.Status.Conditions {
-			fmt.Fprintf(&b, "  %s=%s %s: %s\n", c.Type, c.Status, c.Reason, c.Message)
-		}
+		testenv.WriteConditions(&b, fmt.Sprintf("Barbican %s/%s gen %d installed %q target %q projected %v %v:", x.Namespace, x.Name, x.Generation,
+			x.Status.InstalledRelease, x.Status.TargetRelease, x.Status.ProjectedSecretStores, x.Status.ProjectedSecretStoreHosts), x.Status.Conditions)
 	}
 	var stores barbicanv1.BarbicanSecretStoreList
 	if err := k8s.List(context.Background(), &stores); err != nil {
 		return err.Error()
 	}
 	for _, x := range stores.Items {
-		fmt.Fprintf(&b, "BarbicanSecretStore %s/%s:\n", x.Namespace, x.Name)
-		for _, c := range x.Status.Conditions {
-			fmt.Fprintf(&b, "  %s=%s %s: %s\n", c.Type, c.Status, c.Reason, c.Message)
-		}
+		testenv.WriteConditions(&b, fmt.Sprintf("BarbicanSecretStore %s/%s:", x.Namespace, x.Name), x.Status.Conditions)
 	}
 	return b.String()
 }

@@ -153,14 +153,7 @@ func barbicanRefusals() []at.Refusal[*barbicanv1.Barbican] {
 }
 
 // admit creates b, wants it admitted and returns the request's warnings.
-func admit(t *testing.T, b *barbicanv1.Barbican) []string {
-	t.Helper()
-	suite.Warnings.Take()
-	if err := suite.Client.Create(context.Background(), b); err != nil {
-		t.Fatalf("refused: %v", err)
-	}
-	return suite.Warnings.Take()
-}
+func admit(t *testing.T, b *barbicanv1.Barbican) []string { t.Helper(); return suite.Admit(t, b) }
 
 // What the rules admit, on the edge of each, without warnings.
 func TestAdmitsBarbicanEdges(t *testing.T) {

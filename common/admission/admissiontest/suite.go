@@ -162,3 +162,13 @@ func (w *WarningRecorder) Take() []string {
 	out, w.msgs = w.msgs, nil
 	return out
 }
+
+// Admit creates obj, wants it admitted and returns the request's warnings.
+func (s *Suite) Admit(t *testing.T, obj client.Object) []string {
+	t.Helper()
+	s.Warnings.Take()
+	if err := s.Client.Create(context.Background(), obj); err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	return s.Warnings.Take()
+}

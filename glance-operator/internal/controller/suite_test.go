@@ -50,21 +50,15 @@ func dumpGlances() string {
 		return err.Error()
 	}
 	for _, g := range gl.Items {
-		fmt.Fprintf(&b, "Glance %s/%s gen %d phase %q installed %q target %q:\n", g.Namespace, g.Name, g.Generation,
-			g.Status.UpgradePhase, g.Status.InstalledRelease, g.Status.TargetRelease)
-		for _, c := range g.Status.Conditions {
-			fmt.Fprintf(&b, "  %s=%s %s: %s\n", c.Type, c.Status, c.Reason, c.Message)
-		}
+		testenv.WriteConditions(&b, fmt.Sprintf("Glance %s/%s gen %d phase %q installed %q target %q:", g.Namespace, g.Name, g.Generation,
+			g.Status.UpgradePhase, g.Status.InstalledRelease, g.Status.TargetRelease), g.Status.Conditions)
 	}
 	var bl glancev1.GlanceBackendList
 	if err := k8s.List(context.Background(), &bl); err != nil {
 		return err.Error()
 	}
 	for _, x := range bl.Items {
-		fmt.Fprintf(&b, "GlanceBackend %s/%s:\n", x.Namespace, x.Name)
-		for _, c := range x.Status.Conditions {
-			fmt.Fprintf(&b, "  %s=%s %s: %s\n", c.Type, c.Status, c.Reason, c.Message)
-		}
+		testenv.WriteConditions(&b, fmt.Sprintf("GlanceBackend %s/%s:", x.Namespace, x.Name), x.Status.Conditions)
 	}
 	return b.String()
 }

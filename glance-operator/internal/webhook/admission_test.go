@@ -188,14 +188,7 @@ func glanceRefusals() []at.Refusal[*glancev1.Glance] {
 }
 
 // admit creates g, wants it admitted and returns the request's warnings.
-func admit(t *testing.T, g *glancev1.Glance) []string {
-	t.Helper()
-	suite.Warnings.Take()
-	if err := suite.Client.Create(context.Background(), g); err != nil {
-		t.Fatalf("refused: %v", err)
-	}
-	return suite.Warnings.Take()
-}
+func admit(t *testing.T, g *glancev1.Glance) []string { t.Helper(); return suite.Admit(t, g) }
 
 // What the rules admit, on the edge of each.
 func TestAdmitsGlanceEdges(t *testing.T) {

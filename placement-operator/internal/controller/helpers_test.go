@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/c5c3/openstack-operators/placement-operator/internal/fixture"
-
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -20,6 +18,7 @@ import (
 	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/testenv"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
+	"github.com/c5c3/openstack-operators/placement-operator/internal/fixture"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/webhook"
 )
 
@@ -41,10 +40,7 @@ func dumpPlacements() string {
 	}
 	var b strings.Builder
 	for _, p := range list.Items {
-		fmt.Fprintf(&b, "%s/%s gen %d:\n", p.Namespace, p.Name, p.Generation)
-		for _, c := range p.Status.Conditions {
-			fmt.Fprintf(&b, "  %s=%s %s: %s\n", c.Type, c.Status, c.Reason, c.Message)
-		}
+		testenv.WriteConditions(&b, fmt.Sprintf("%s/%s gen %d:", p.Namespace, p.Name, p.Generation), p.Status.Conditions)
 	}
 	return b.String()
 }
