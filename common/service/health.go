@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/types"
 
@@ -59,12 +60,17 @@ func (r *Reconciler) InClusterURL(cr Object) string {
 	return fmt.Sprintf("http://%s.%s.svc.%s:%d/", cr.GetName(), cr.GetNamespace(), domain, r.Profile.APIPort)
 }
 
-// Endpoint is the gateway URL when exposed, else the in-cluster Service URL.
+// Endpoint is the gateway URL when exposed, else the in-cluster Service URL;
+// it ends in a slash unless the profile asks for a bare endpoint.
 func (r *Reconciler) Endpoint(cr Object) string {
+	url := r.InClusterURL(cr)
 	if g := cr.ServiceSpec().Gateway; g != nil {
-		return "https://" + g.Hostname + "/"
+		url = "https://" + g.Hostname + "/"
 	}
-	return r.InClusterURL(cr)
+	if r.Profile.BareEndpoint {
+		return strings.TrimSuffix(url, "/")
+	}
+	return url
 }
 
 func trimSlash(path string) string {

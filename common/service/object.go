@@ -43,6 +43,9 @@ type Profile struct {
 	// ConfigMap: the rendered file carries a credential (Barbican's
 	// approle_role_id).
 	ConfigSecret bool
+	// BareEndpoint drops the trailing slash from status.endpoint: Barbican's
+	// endpoint equals [DEFAULT] host_href, which has none.
+	BareEndpoint bool
 	// Owned are the labelled kinds the operator writes (operator.WorkloadKinds):
 	// its controller owns them, and deletion clears them from a target cluster.
 	Owned []client.Object

@@ -91,6 +91,30 @@ func TestInClusterURLUsesClusterDomain(t *testing.T) {
 	}
 }
 
+// status.endpoint ends in a slash (Placement, Glance) unless the profile asks
+// for a bare one (Barbican, where it equals host_href), with or without a
+// gateway.
+func TestEndpointSlashFollowsTheProfile(t *testing.T) {
+	gw := cr(1)
+	gw.Spec.Gateway = &shared.GatewaySpec{Hostname: "api.example.org"}
+	for _, tc := range []struct {
+		bare bool
+		obj  Object
+		want string
+	}{
+		{false, cr(1), "http://placement.openstack.svc.cluster.local:8778/"},
+		{true, cr(1), "http://placement.openstack.svc.cluster.local:8778"},
+		{false, gw, "https://api.example.org/"},
+		{true, gw, "https://api.example.org"},
+	} {
+		pr := profile
+		pr.BareEndpoint = tc.bare
+		if got := (&Reconciler{Profile: pr}).Endpoint(tc.obj); got != tc.want {
+			t.Errorf("bare=%v: endpoint %q, want %q", tc.bare, got, tc.want)
+		}
+	}
+}
+
 // A mapped probe URL (services/proxy, a test's stand-in) keeps the probe path.
 func TestProbeURLMappingKeepsThePath(t *testing.T) {
 	pr := profile

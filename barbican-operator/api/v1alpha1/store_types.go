@@ -149,6 +149,12 @@ type BarbicanSecretStoreStatus struct {
 	// ObservedGeneration is the generation the status was computed for.
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+	// CredentialsHash is the SHA-256 of the role ID and secret ID that
+	// CredentialsReady was last set True for. The Barbican projects the
+	// pair only while its credentials Secret still digests to it, so a pair
+	// changed after the check waits for the store instead of rolling pods.
+	// +optional
+	CredentialsHash string `json:"credentialsHash,omitempty"`
 }
 
 // BarbicanSecretStore is one secret store attached to a Barbican.

@@ -12,6 +12,7 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/common/conditions"
+	"github.com/c5c3/openstack-operators/common/dbsync"
 	"github.com/c5c3/openstack-operators/common/testenv"
 )
 
@@ -26,7 +27,8 @@ func cronJob(t *testing.T, ns, name string) *batchv1.CronJob {
 
 // The clean is suspended while the schema is not at the release (a fresh
 // install included), scheduled once db-sync succeeded, suspended by spec,
-// and reports a failed run.
+// and reports a failed run. A run that fails while the CronJob is suspended
+// is counted but warns only when the suspension ends: the pause outranks it.
 func TestDBCleanFollowsTheMigrationAndItsRuns(t *testing.T) {
 	t.Parallel()
 	ns := suite.Namespace(t)
@@ -60,6 +62,26 @@ func TestDBCleanFollowsTheMigrationAndItsRuns(t *testing.T) {
 	if cj := cronJob(t, ns, "barbican-db-clean"); cj.Spec.Suspend == nil || !*cj.Spec.Suspend {
 		t.Error("spec.dbClean.suspend does not suspend the CronJob")
 	}
+
+	late := suite.CronRun(t, k8s, ns, "barbican-db-clean", "barbican-db-clean-3", false)
+	suite.Eventually(t, "the run that failed while suspended is counted", func() error {
+		if got := get(t, ns, "barbican").Annotations[dbsync.UIDAnnotation("db-clean")]; got != string(late.UID) {
+			return errorf("last counted run %q, want %q", got, late.UID)
+		}
+		return nil
+	})
+	waitCondition(t, ns, "barbican", barbicanv1.ConditionDBCleanReady, metav1.ConditionTrue, barbicanv1.ReasonDBCleanSuspended)
+	if n := testenv.Emissions(suite.Events(t, ns, "barbican", barbicanv1.ReasonDBCleanJobFailed)); n != 1 {
+		t.Errorf("%d %s emissions while suspended, want the 1 of the first failed run", n, barbicanv1.ReasonDBCleanJobFailed)
+	}
+	update(t, ns, "barbican", func(b *barbicanv1.Barbican) { b.Spec.DBClean = nil })
+	waitCondition(t, ns, "barbican", barbicanv1.ConditionDBCleanReady, metav1.ConditionFalse, barbicanv1.ReasonDBCleanJobFailed)
+	suite.Eventually(t, "a Warning once the suspension ends", func() error {
+		if n := testenv.Emissions(suite.Events(t, ns, "barbican", barbicanv1.ReasonDBCleanJobFailed)); n < 2 {
+			return errorf("%d %s emissions", n, barbicanv1.ReasonDBCleanJobFailed)
+		}
+		return nil
+	})
 }
 
 // A release bump the gate refuses leaves the clean suspended with nothing

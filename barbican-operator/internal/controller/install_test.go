@@ -36,8 +36,8 @@ func TestFreshInstallWithABrownfieldStoreReachesReady(t *testing.T) {
 	if b.Status.InstalledRelease != "2025.2" || b.Status.TargetRelease != "" {
 		t.Errorf("installed %q, target %q", b.Status.InstalledRelease, b.Status.TargetRelease)
 	}
-	if want := "http://barbican." + ns + ".svc." + clusterDomain + ":9311/"; b.Status.Endpoint != want {
-		t.Errorf("endpoint = %q, want %q", b.Status.Endpoint, want)
+	if want := "http://barbican." + ns + ".svc." + clusterDomain + ":9311"; b.Status.Endpoint != want {
+		t.Errorf("endpoint = %q, want %q (host_href, no trailing slash)", b.Status.Endpoint, want)
 	}
 	if got := b.Status.ProjectedSecretStores; len(got) != 1 || got[0] != "vault" {
 		t.Errorf("projectedSecretStores = %v", got)
@@ -62,7 +62,7 @@ func TestFreshInstallWithABrownfieldStoreReachesReady(t *testing.T) {
 	if !strings.HasPrefix(name, "barbican-config-") {
 		t.Errorf("config Secret %q", name)
 	}
-	for _, want := range []string{"[secretstore:vault]", "[vault_plugin]", "vault_url = " + srv.URL, "approle_role_id = "} {
+	for _, want := range []string{"[secretstore:vault]", "[vault_plugin]", "vault_url = " + srv.URL, "approle_role_id = ", "host_href = " + b.Status.Endpoint + "\n"} {
 		if !strings.Contains(conf, want) {
 			t.Errorf("barbican.conf lacks %q:\n%s", want, conf)
 		}

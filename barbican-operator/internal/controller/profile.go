@@ -12,9 +12,9 @@ import (
 // Profile tells the shared steps the Barbican's names and API. The route
 // renders no request timeout: barbican answers short JSON requests. The
 // config artefact is a Secret, because barbican.conf carries the AppRole's
-// role ID.
+// role ID. status.endpoint has no trailing slash: it equals host_href.
 var Profile = service.Profile{
 	Kind: "Barbican", Service: barbicanv1.ServiceName, ManagedBy: render.ManagedBy, Finalizer: barbicanv1.Finalizer,
 	APIPort: barbicanv1.APIPort, ProbePath: "/healthcheck", APICondition: barbicanv1.ConditionBarbicanAPIReady,
-	DBTLSDir: render.DBTLSDir, ConfigSecret: true, Owned: operator.WorkloadKinds(&batchv1.CronJob{}),
+	DBTLSDir: render.DBTLSDir, ConfigSecret: true, BareEndpoint: true, Owned: operator.WorkloadKinds(&batchv1.CronJob{}),
 }

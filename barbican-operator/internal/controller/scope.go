@@ -21,6 +21,8 @@ type scope struct {
 	// storeHash digests the default store's secret ID: this pass's or the
 	// live pod template's.
 	storeHash string
+	// attached are the non-deleting stores naming the CR (SecretStores).
+	attached []barbicanv1.BarbicanSecretStore
 }
 
 // projection is what the SecretStores step rendered from.

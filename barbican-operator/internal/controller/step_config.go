@@ -61,14 +61,14 @@ func (r *BarbicanReconciler) lastGood(ctx context.Context, s *scope) error {
 	}
 	s.storeHash = pod.Annotations[render.StoreCredsHash]
 	// A re-mint or a rotated pair must still roll the pods: the digest is of
-	// the secret ID the Secret holds now, the live annotation only while it
-	// cannot be read.
+	// the secret ID the Secret holds now once a store validated that pair,
+	// the live annotation while it cannot be read or is unchecked.
 	if s.store.CredentialsSecret != "" {
 		sec, _, err := secrets.Usable(ctx, s.Target.Reader, s.barbican.Namespace, s.store.CredentialsSecret, barbicanv1.KeySecretID)
 		if err != nil {
 			return fmt.Errorf("reading Secret %s: %w", s.store.CredentialsSecret, err)
 		}
-		if sec != nil {
+		if sec != nil && validatedBy(s.attached, s.store.CredentialsSecret, sec.Data) {
 			s.storeHash = secrets.Digest(sec.Data[barbicanv1.KeySecretID])
 		}
 	}

@@ -38,6 +38,7 @@ func (r *BarbicanReconciler) reconcileSecretStores(ctx context.Context, s *scope
 	if err != nil {
 		return pipeline.Continue(), err
 	}
+	s.attached = attached
 	ready, pending, stale := attach.Split(attached, barbicanv1.ConditionCredentialsReady)
 	urls := storeURLs(ready)
 	s.EgressPorts = render.OpenBaoPorts(union(urls, b.Status.ProjectedSecretStoreHosts))
@@ -56,12 +57,17 @@ func (r *BarbicanReconciler) reconcileSecretStores(ctx context.Context, s *scope
 			len(ready), strings.Join(attach.Names(ready), ", ")))
 		return pipeline.Continue(), nil
 	}
-	stores, mount, digest, skipped, err := r.readStores(ctx, s, ready, defaults[0])
+	read, err := r.readStores(ctx, s, ready, defaults[0])
 	if err != nil {
 		return pipeline.Continue(), err
 	}
+	if read.unchecked != "" {
+		s.SetFalse(barbicanv1.ConditionSecretStoresReady, barbicanv1.ReasonWaitingForSecretStores, read.unchecked+"; keeping the last projection")
+		return pipeline.Continue(), nil
+	}
+	skipped := read.skipped
 	if len(skipped) == 0 {
-		if _, rerr := render.StoreSections(stores); rerr != nil {
+		if _, rerr := render.StoreSections(read.stores); rerr != nil {
 			skipped = attach.Skipped{defaults[0].Name: rerr.Error()}
 		}
 	}
@@ -72,8 +78,8 @@ func (r *BarbicanReconciler) reconcileSecretStores(ctx context.Context, s *scope
 		return pipeline.Continue(), nil
 	}
 	s.EgressPorts = render.OpenBaoPorts(urls)
-	s.projection = &projection{stores: stores}
-	s.store, s.storeHash = mount, digest
+	s.projection = &projection{stores: read.stores}
+	s.store, s.storeHash = read.mount, read.digest
 	names := attach.Names(ready)
 	if len(pending) > 0 {
 		s.SetFalse(barbicanv1.ConditionSecretStoresReady, barbicanv1.ReasonWaitingForSecretStores, attach.Waiting(names, pending, nil))
@@ -113,32 +119,61 @@ func (r *BarbicanReconciler) attachedStores(ctx context.Context, b *barbicanv1.B
 	return attach.Live(list.Items), nil
 }
 
+// storesRead is what readStores found: the rendering input, the default
+// store's mount and secret-ID digest, the stores skipped, and why the
+// default store's pair must wait (unchecked) when it is not the pair the
+// store validated.
+type storesRead struct {
+	stores    []render.Store
+	mount     render.StoreMount
+	digest    string
+	skipped   attach.Skipped
+	unchecked string
+}
+
 // readStores reads what the rendering needs on the children's cluster: the
 // default store's role ID (and the digest of its secret ID, which reaches
-// the pods by env only). A missing Secret or key skips the default store.
-func (r *BarbicanReconciler) readStores(ctx context.Context, s *scope, ready []barbicanv1.BarbicanSecretStore, def *barbicanv1.BarbicanSecretStore) (
-	stores []render.Store, mount render.StoreMount, digest string, skipped attach.Skipped, err error) {
-	skipped = attach.Skipped{}
+// the pods by env only). A missing Secret or key skips the default store. A
+// pair that differs from the one the store validated (status.credentialsHash,
+// a rotation the store has not checked yet) is unchecked: it waits for the
+// store's pass, which the same Secret event starts, with no Warning.
+func (r *BarbicanReconciler) readStores(ctx context.Context, s *scope, ready []barbicanv1.BarbicanSecretStore, def *barbicanv1.BarbicanSecretStore) (storesRead, error) {
+	out := storesRead{skipped: attach.Skipped{}}
 	for i := range ready {
 		st := &ready[i]
-		out := storeOf(st)
+		rs := storeOf(st)
 		if st.Name == def.Name {
 			in := inputsOf(st)
 			sec, msg, err := secrets.Usable(ctx, s.Target.Reader, st.Namespace, in.credentials, barbicanv1.KeyRoleID, barbicanv1.KeySecretID)
 			if err != nil {
-				return nil, mount, "", nil, fmt.Errorf("reading credentials of BarbicanSecretStore %s: %w", st.Name, err)
+				return out, fmt.Errorf("reading credentials of BarbicanSecretStore %s: %w", st.Name, err)
 			}
 			if sec == nil {
-				skipped[st.Name] = msg
+				out.skipped[st.Name] = msg
 				continue
 			}
-			out.RoleID = string(sec.Data[barbicanv1.KeyRoleID])
-			mount = render.StoreMount{CredentialsSecret: in.credentials, CASecret: in.ca}
-			digest = secrets.Digest(sec.Data[barbicanv1.KeySecretID])
+			if pairDigest(sec.Data[barbicanv1.KeyRoleID], sec.Data[barbicanv1.KeySecretID]) != st.Status.CredentialsHash {
+				out.unchecked = fmt.Sprintf("BarbicanSecretStore %s has not yet checked the pair now in Secret %s", st.Name, in.credentials)
+			}
+			rs.RoleID = string(sec.Data[barbicanv1.KeyRoleID])
+			out.mount = render.StoreMount{CredentialsSecret: in.credentials, CASecret: in.ca}
+			out.digest = secrets.Digest(sec.Data[barbicanv1.KeySecretID])
 		}
-		stores = append(stores, out)
+		out.stores = append(out.stores, rs)
 	}
-	return stores, mount, digest, skipped, nil
+	return out, nil
+}
+
+// validatedBy says whether an attached store reading the credentials Secret
+// name validated the pair it holds now.
+func validatedBy(attached []barbicanv1.BarbicanSecretStore, name string, data map[string][]byte) bool {
+	digest := pairDigest(data[barbicanv1.KeyRoleID], data[barbicanv1.KeySecretID])
+	for i := range attached {
+		if inputsOf(&attached[i]).credentials == name && attached[i].Status.CredentialsHash == digest {
+			return true
+		}
+	}
+	return false
 }
 
 // storeInputs names the Secrets a store's rendering reads.

@@ -59,6 +59,7 @@ func (p *storePass) brownfield(ctx context.Context) (time.Duration, error) {
 			"the AppRole's token lacks %s on %s (has: %s); its policy needs create, read, update, delete and list on %s/data/*",
 			strings.Join(missing, ", "), path, strings.Join(have, ", "), st.Spec.OpenBao.EffectiveKVMountpoint()))
 	}
+	p.validated(creds.Data[barbicanv1.KeyRoleID], creds.Data[barbicanv1.KeySecretID])
 	p.setTrue(barbicanv1.ConditionCredentialsReady, barbicanv1.ReasonCredentialsAvailable,
 		fmt.Sprintf("AppRole login with Secret %s accepted; the token holds every capability on %s", srv.CredentialsSecretRef.Name, path))
 	return revalidateStore, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"slices"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -22,6 +23,7 @@ import (
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
 	"github.com/c5c3/openstack-operators/common/attach"
 	"github.com/c5c3/openstack-operators/common/conditions"
+	"github.com/c5c3/openstack-operators/common/secrets"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
 )
 
@@ -193,6 +195,17 @@ func (p *storePass) projected(ctx context.Context, parent *barbicanv1.Barbican, 
 	}
 	p.setTrue(barbicanv1.ConditionConfigProjected, barbicanv1.ReasonConfigProjected, msg)
 	return requeue, nil
+}
+
+// validated records the pair the server accepted (status.credentialsHash).
+func (p *storePass) validated(roleID, secretID []byte) {
+	p.store.Status.CredentialsHash = pairDigest(roleID, secretID)
+}
+
+// pairDigest is the SHA-256 of an AppRole pair, the role ID and secret ID
+// joined by a NUL (neither holds one).
+func pairDigest(roleID, secretID []byte) string {
+	return secrets.Digest(slices.Concat(roleID, []byte{0}, secretID))
 }
 
 func (p *storePass) setTrue(condType, reason, msg string) {

@@ -142,6 +142,7 @@ func (p *storePass) accepted(h held) {
 	if h.ttl > 0 {
 		exp = "expires " + h.mintedAt.Add(h.ttl).Format(time.RFC3339)
 	}
+	p.validated([]byte(h.roleID), []byte(h.secretID))
 	p.setTrue(barbicanv1.ConditionCredentialsReady, barbicanv1.ReasonCredentialsAvailable,
 		fmt.Sprintf("secret ID in Secret %s minted at %s (%s) accepted by the server", ApproleSecretName(p.store.Name), h.mintedAt.Format(time.RFC3339), exp))
 }
