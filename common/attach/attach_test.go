@@ -1,9 +1,13 @@
 package attach_test
 
 import (
+	"context"
+	"slices"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/c5c3/openstack-operators/common/attach"
 	"github.com/c5c3/openstack-operators/common/testenv"
@@ -74,5 +78,28 @@ func TestAggregate(t *testing.T) {
 	attach.Aggregate(&conds, 4, "all good", "A", "B")
 	if c := conds[len(conds)-1]; c.Status != metav1.ConditionTrue || c.Reason != "AllReady" {
 		t.Errorf("Ready = %+v", c)
+	}
+}
+
+// On keeps only the children whose parent targets the cluster that saw the
+// event.
+func TestOnNarrowsToTheCluster(t *testing.T) {
+	targets := map[string]string{"a": "east", "b": "", "c": "west", "d": "east"}
+	w := attach.Watches{TargetCluster: func(_ context.Context, k client.ObjectKey) string { return targets[k.Name] }}
+	all := func(context.Context, client.Object) []reconcile.Request {
+		var out []reconcile.Request
+		for _, n := range []string{"a", "b", "c", "d"} {
+			out = append(out, reconcile.Request{NamespacedName: client.ObjectKey{Namespace: "ns", Name: n}})
+		}
+		return out
+	}
+	for cluster, want := range map[string][]string{"east": {"a", "d"}, "": {"b"}, "north": nil} {
+		var got []string
+		for _, r := range w.On(cluster, all)(context.Background(), nil) {
+			got = append(got, r.Name)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("cluster %q: %v, want %v", cluster, got, want)
+		}
 	}
 }

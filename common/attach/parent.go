@@ -18,8 +18,10 @@ import (
 type Parents struct {
 	// Client lists the children and reads the parents from the cache.
 	Client client.Reader
-	// NewList returns an empty list of the child kind; NewParent an empty parent.
+	// NewList returns an empty list of the child kind; NewChild an empty
+	// child; NewParent an empty parent.
 	NewList   func() client.ObjectList
+	NewChild  func() client.Object
 	NewParent func() client.Object
 	// SecretIndex indexes the children by the Secrets they read.
 	SecretIndex string
@@ -32,6 +34,20 @@ type Parents struct {
 // ParentOf maps a child to its parent.
 func (p Parents) ParentOf(_ context.Context, child client.Object) []reconcile.Request {
 	return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: child.GetNamespace(), Name: p.ParentName(child)}}}
+}
+
+// ChildTarget is the target cluster of the child key's parent, "" when
+// either is not in the cache (Watches.TargetCluster).
+func (p Parents) ChildTarget(ctx context.Context, key client.ObjectKey) string {
+	child := p.NewChild()
+	if err := p.Client.Get(ctx, key, child); err != nil {
+		return ""
+	}
+	parent := p.NewParent()
+	if err := p.Client.Get(ctx, client.ObjectKey{Namespace: key.Namespace, Name: p.ParentName(child)}, parent); err != nil {
+		return ""
+	}
+	return p.TargetCluster(parent)
 }
 
 // Watch adds the children's watch to b, without a generation filter: their

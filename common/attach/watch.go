@@ -8,10 +8,14 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/cluster"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/controller-runtime/pkg/source"
 
+	"github.com/c5c3/openstack-operators/common/targetcluster"
 	"github.com/c5c3/openstack-operators/common/watch"
 	"github.com/c5c3/openstack-operators/common/workload"
 )
@@ -30,6 +34,10 @@ type Watches struct {
 	ParentIndex, SecretIndex string
 	// ManagedBy is the managed-by label of the parent's Deployment.
 	ManagedBy string
+	// TargetCluster is the target cluster of the child's parent ("" for
+	// the management cluster): a target cluster's events reach only the
+	// children whose parent names that cluster (OnEngage).
+	TargetCluster func(ctx context.Context, child client.ObjectKey) string
 }
 
 // Add adds the watches on parent, its Deployment and Secrets (metadata only)
@@ -41,6 +49,54 @@ func (w Watches) Add(b *builder.Builder, parent client.Object) *builder.Builder 
 		Watches(parent, handler.EnqueueRequestsFromMapFunc(w.ByParent), drop).
 		Watches(&appsv1.Deployment{}, handler.EnqueueRequestsFromMapFunc(w.ByDeployment), drop).
 		WatchesMetadata(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(w.BySecret), drop)
+}
+
+// Complete adds the watches (Add) to b, builds the child controller do and
+// has resolver (nil: no target clusters) add the target-cluster watches
+// (OnEngage) on every cluster it engages.
+func (w Watches) Complete(b *builder.Builder, parent client.Object, do reconcile.Reconciler, resolver *targetcluster.Resolver) error {
+	c, err := w.Add(b, parent).Build(do)
+	if err != nil {
+		return err
+	}
+	if resolver != nil {
+		resolver.AlsoOnEngage(w.OnEngage(c))
+	}
+	return nil
+}
+
+// OnEngage is the resolver hook (targetcluster.Resolver.AlsoOnEngage) that
+// adds to c, on a newly engaged target cluster, the watches of Add that
+// live there: the parents' Deployments and the Secrets the children read
+// (metadata only), each reaching only the children whose parent targets
+// that cluster, dropping resyncs.
+func (w Watches) OnEngage(c controller.Controller) func(string, cluster.Cluster) error {
+	return func(name string, cl cluster.Cluster) error {
+		drop := watch.DropResyncs()
+		for _, src := range []source.Source{
+			source.Kind(cl.GetCache(), client.Object(&appsv1.Deployment{}), handler.EnqueueRequestsFromMapFunc(w.On(name, w.ByDeployment)), drop),
+			source.Kind(cl.GetCache(), client.Object(watch.SecretMetadata()), handler.EnqueueRequestsFromMapFunc(w.On(name, w.BySecret)), drop),
+		} {
+			if err := c.Watch(src); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// On narrows m to the children whose parent targets cluster.
+func (w Watches) On(cluster string, m handler.MapFunc) handler.MapFunc {
+	return func(ctx context.Context, o client.Object) []reconcile.Request {
+		reqs := m(ctx, o)
+		out := reqs[:0]
+		for _, r := range reqs {
+			if w.TargetCluster(ctx, r.NamespacedName) == cluster {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
 }
 
 // ByParent maps a parent to its children.

@@ -33,7 +33,8 @@ type Resolver struct {
 	Scheme *runtime.Scheme
 	// Cluster tunes each engaged cluster (cache filters, uncached Secrets).
 	Cluster func(*cluster.Options)
-	// OnEngage lets the operator add watches on a newly engaged cluster.
+	// OnEngage lets the operator add watches on a newly engaged cluster;
+	// AlsoOnEngage chains each controller's hook.
 	OnEngage func(name string, c cluster.Cluster) error
 
 	mu      sync.Mutex
@@ -42,6 +43,20 @@ type Resolver struct {
 	locks   map[string]*sync.Mutex
 	// users maps each CR that resolved a registered cluster to its name.
 	users map[client.ObjectKey]string
+}
+
+// AlsoOnEngage chains f after the hooks set so far: every controller that
+// resolves through r adds its own watches on an engaged cluster.
+func (r *Resolver) AlsoOnEngage(f func(name string, c cluster.Cluster) error) {
+	prev := r.OnEngage
+	r.OnEngage = func(name string, c cluster.Cluster) error {
+		if prev != nil {
+			if err := prev(name, c); err != nil {
+				return err
+			}
+		}
+		return f(name, c)
+	}
 }
 
 func (r *Resolver) lockFor(name string) *sync.Mutex {

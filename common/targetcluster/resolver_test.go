@@ -2,6 +2,7 @@ package targetcluster_test
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"testing"
@@ -124,5 +125,22 @@ func registerSelf(t *testing.T, ctx context.Context, env *envtest.Environment, k
 	}
 	if err := k8s.Create(ctx, s); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// AlsoOnEngage chains the hooks in the order they were added; the first
+// error stops the chain and is the engagement's error.
+func TestAlsoOnEngageChains(t *testing.T) {
+	var r targetcluster.Resolver
+	var calls []string
+	boom := errors.New("boom")
+	r.AlsoOnEngage(func(name string, _ cluster.Cluster) error { calls = append(calls, "first "+name); return nil })
+	r.AlsoOnEngage(func(name string, _ cluster.Cluster) error { calls = append(calls, "second "+name); return boom })
+	r.AlsoOnEngage(func(name string, _ cluster.Cluster) error { calls = append(calls, "third "+name); return nil })
+	if err := r.OnEngage("east", nil); !errors.Is(err, boom) {
+		t.Errorf("error %v, want %v", err, boom)
+	}
+	if want := []string{"first east", "second east"}; !slices.Equal(calls, want) {
+		t.Errorf("calls %v, want %v", calls, want)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
+	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
 )
@@ -103,4 +104,20 @@ func StartRemote(t *testing.T, add func(*runtime.Scheme) error) (*envtest.Enviro
 	c, err := client.New(cfg, client.Options{Scheme: operator.NewScheme(add)})
 	Must(t, err)
 	return env, c
+}
+
+// TargetInputs creates on a target cluster what a service CR named cr
+// reads there: its namespace ns, the default secret store (Ready), the
+// Secrets (name to data), a Ready MariaDB "mariadb", and an API answering
+// behind the CR's Service (the probe goes through services/proxy).
+func TargetInputs(t *testing.T, c client.Client, ns, cr, container string, secrets map[string]map[string]string) {
+	t.Helper()
+	ctx := context.Background()
+	Must(t, c.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}))
+	Must(t, SecretStore(ctx, c, "", shared.DefaultSecretStoreName, true))
+	for name, data := range secrets {
+		Must(t, c.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, StringData: data}))
+	}
+	Must(t, MariaDB(ctx, c, ns, "mariadb", true))
+	APIBehindService(t, c, ns, cr, container)
 }

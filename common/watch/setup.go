@@ -34,7 +34,7 @@ func Setup(mgr ctrl.Manager, base *service.Reconciler, name string, m Mapper, op
 		return fmt.Errorf("building %s controller: %w", name, err)
 	}
 	if base.Resolver != nil {
-		base.Resolver.OnEngage = Remote(c, m, base.Profile.Owned, nil)
+		base.Resolver.AlsoOnEngage(Remote(c, m, base.Profile.Owned, nil))
 	}
 	return nil
 }

@@ -9,7 +9,6 @@ import (
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -89,57 +88,44 @@ func toReady(t *testing.T, ns string, b *barbicanv1.Barbican) (*barbicanv1.Barbi
 	return waitCondition(t, ns, b.Name, conditions.TypeReady, metav1.ConditionTrue, "AllReady"), srv
 }
 
+// barbicans and stores are the suite's typed accessors.
+var (
+	barbicans = testenv.Kind[barbicanv1.Barbican, *barbicanv1.Barbican]{Suite: suite}
+	stores    = testenv.Kind[barbicanv1.BarbicanSecretStore, *barbicanv1.BarbicanSecretStore]{Suite: suite}
+)
+
 func get(t *testing.T, ns, name string) *barbicanv1.Barbican {
 	t.Helper()
-	var b barbicanv1.Barbican
-	must(t, k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, &b))
-	return &b
+	return barbicans.Get(t, ns, name)
 }
 
 // waitCondition waits until the Barbican's condition has the status and reason.
 func waitCondition(t *testing.T, ns, name, condType string, status metav1.ConditionStatus, reason string) *barbicanv1.Barbican {
 	t.Helper()
-	b := &barbicanv1.Barbican{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-	suite.WaitCondition(t, b, func() []metav1.Condition { return b.Status.Conditions }, condType, status, reason)
-	return b
+	return barbicans.Wait(t, ns, name, condType, status, reason)
 }
 
 // waitStore waits until the store's condition has the status and reason.
 func waitStore(t *testing.T, ns, name, condType string, status metav1.ConditionStatus, reason string) *barbicanv1.BarbicanSecretStore {
 	t.Helper()
-	s := &barbicanv1.BarbicanSecretStore{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-	suite.WaitCondition(t, s, func() []metav1.Condition { return s.Status.Conditions }, condType, status, reason)
-	return s
+	return stores.Wait(t, ns, name, condType, status, reason)
 }
 
 func deployment(t *testing.T, ns, name string) *appsv1.Deployment {
 	t.Helper()
-	var d appsv1.Deployment
-	must(t, k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, &d))
-	return &d
+	return suite.Deployment(t, ns, name)
 }
 
 // update applies mutate to the live Barbican and writes it back.
 func update(t *testing.T, ns, name string, mutate func(*barbicanv1.Barbican)) {
 	t.Helper()
-	suite.Eventually(t, "update Barbican "+name, func() error {
-		b := get(t, ns, name)
-		mutate(b)
-		return k8s.Update(context.Background(), b)
-	})
+	barbicans.Update(t, ns, name, mutate)
 }
 
 // updateStore applies mutate to the live store and writes it back.
 func updateStore(t *testing.T, ns, name string, mutate func(*barbicanv1.BarbicanSecretStore)) {
 	t.Helper()
-	suite.Eventually(t, "update BarbicanSecretStore "+name, func() error {
-		var s barbicanv1.BarbicanSecretStore
-		if err := k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, &s); err != nil {
-			return err
-		}
-		mutate(&s)
-		return k8s.Update(context.Background(), &s)
-	})
+	stores.Update(t, ns, name, mutate)
 }
 
 // configOf is barbican.conf of the config Secret the Deployment mounts.
@@ -157,7 +143,7 @@ func configOf(t *testing.T, d *appsv1.Deployment) (name, conf string) {
 
 // condition is the Barbican's condition condType, nil when unset.
 func condition(b *barbicanv1.Barbican, condType string) *metav1.Condition {
-	return meta.FindStatusCondition(b.Status.Conditions, condType)
+	return testenv.Condition(b, condType)
 }
 
 // poke writes an annotation on the Barbican and waits for the pass that follows.
@@ -170,7 +156,7 @@ func errorf(format string, args ...any) error { return fmt.Errorf(format, args..
 
 // storeCondition is the store's condition condType, nil when unset.
 func storeCondition(s *barbicanv1.BarbicanSecretStore, condType string) *metav1.Condition {
-	return meta.FindStatusCondition(s.Status.Conditions, condType)
+	return testenv.Condition(s, condType)
 }
 
 // readSecret is the data of the Secret ns/name as strings.

@@ -15,7 +15,6 @@ import (
 )
 
 // digest pins an image by content.
-const digest = "sha256:" + "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
 // want is one condition a scenario step waits for.
 type want struct {
@@ -119,7 +118,7 @@ func TestReleaseGateReasons(t *testing.T) {
 		// digest that ran the installed migration is refused all the same.
 		{func() {
 			synced := suite.JobUID(t, ns, "barbican-db-sync")
-			update(t, ns, "barbican", func(b *barbicanv1.Barbican) { b.Spec.Image.Tag, b.Spec.Image.Digest = "", digest })
+			update(t, ns, "barbican", func(b *barbicanv1.Barbican) { b.Spec.Image.Tag, b.Spec.Image.Digest = "", testenv.Digest })
 			suite.FinishNewJob(t, ns, "barbican-db-sync", synced, true)
 		}, []want{{conditions.TypeDatabaseReady, metav1.ConditionTrue, conditions.ReasonDatabaseSynced}}},
 		{func() { update(t, ns, "barbican", func(b *barbicanv1.Barbican) { b.Spec.OpenStackRelease = "2026.1" }) },

@@ -25,21 +25,24 @@ import (
 const (
 	// IndexBarbicanRef holds spec.barbicanRef.name.
 	IndexBarbicanRef = "spec.barbicanRef.name"
-	// IndexStoreSecret holds the Secrets a store's rendering reads: a
-	// brownfield store's credentials and CA bundle, and a managed store's
-	// minted <store>-approle, so that a re-mint wakes the parent Barbican
-	// (barbican-api.md §9.3) on whichever cluster the Secret lives.
+	// IndexStoreSecret holds the Secrets a store's rendering reads: its
+	// credentials (a managed store's minted <store>-approle, so that a
+	// re-mint wakes the parent Barbican, barbican-api.md §9.3) and its CA
+	// (a brownfield bundle, a managed instance's <instance>-tls-ca), on
+	// whichever cluster the Secret lives.
 	IndexStoreSecret = "barbican.storeSecrets"
 	// IndexInstanceRef holds spec.openBao.instanceRef.name.
 	IndexInstanceRef = "spec.openBao.instanceRef.name"
 )
 
-// parents wires the stores to their Barbican: the store watch, and a
-// Secret a store reads (its AppRole pair, its CA) mapped to the Barbican.
-func (r *BarbicanReconciler) parents() attach.Parents {
+// parents wires the stores to their Barbican: the store watch, a Secret a
+// store reads (its AppRole pair, its CA) mapped to the Barbican, and a
+// store's target cluster, read through c.
+func parents(c client.Reader) attach.Parents {
 	return attach.Parents{
-		Client: r.Client, SecretIndex: IndexStoreSecret,
+		Client: c, SecretIndex: IndexStoreSecret,
 		NewList:       func() client.ObjectList { return &barbicanv1.BarbicanSecretStoreList{} },
+		NewChild:      func() client.Object { return &barbicanv1.BarbicanSecretStore{} },
 		NewParent:     func() client.Object { return &barbicanv1.Barbican{} },
 		ParentName:    func(o client.Object) string { return o.(*barbicanv1.BarbicanSecretStore).Spec.BarbicanRef.Name },
 		TargetCluster: func(o client.Object) string { return o.(*barbicanv1.Barbican).Spec.TargetClusterName() },
@@ -50,7 +53,7 @@ func (r *BarbicanReconciler) parents() attach.Parents {
 // the Secrets an attached store reads.
 func (r *BarbicanReconciler) Mapper() watch.Mapper {
 	return watch.Mapper{Client: r.Client, Object: &barbicanv1.Barbican{}, List: &barbicanv1.BarbicanList{},
-		Kind: r.Profile.Kind, ManagedBy: r.Profile.ManagedBy, AlsoBySecret: r.parents().BySecret}
+		Kind: r.Profile.Kind, ManagedBy: r.Profile.ManagedBy, AlsoBySecret: parents(r.Client).BySecret}
 }
 
 // SetupWithManager indexes the references (the store controller's too),
@@ -66,7 +69,7 @@ func (r *BarbicanReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Mana
 		return err
 	}
 	stores := func(b *builder.Builder) *builder.Builder {
-		return r.parents().Watch(b, &barbicanv1.BarbicanSecretStore{})
+		return parents(r.Client).Watch(b, &barbicanv1.BarbicanSecretStore{})
 	}
 	return watch.Setup(mgr, &r.Reconciler, "barbican", r.Mapper(), opts, stores, r)
 }
@@ -87,7 +90,7 @@ func addIndexes(ctx context.Context, mgr ctrl.Manager) error {
 		if in.credentials == "" {
 			return nil
 		}
-		if in.ca != "" && !o.(*barbicanv1.BarbicanSecretStore).Managed() {
+		if in.ca != "" {
 			return []string{in.credentials, in.ca}
 		}
 		return []string{in.credentials}

@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"time"
@@ -121,6 +122,23 @@ func (p *storePass) instanceReady(ctx context.Context, instance string) (ca []by
 	if sec == nil {
 		p.setFalse(barbicanv1.ConditionProvisioningReady, barbicanv1.ReasonWaitingForInstanceTLS, msg, true)
 		return nil, barbicanv1.ReasonWaitingForInstanceTLS, nil
+	}
+	if p.target.Remote() {
+		// The API pods mount the CA on the target cluster.
+		remote, msg, err := secrets.Usable(ctx, p.target.Reader, ns, name, barbicanv1.KeyCACert)
+		if err != nil {
+			return nil, "", fmt.Errorf("reading CA Secret %s on target cluster %s: %w", name, p.target.Name, err)
+		}
+		if remote == nil {
+			p.setFalse(barbicanv1.ConditionProvisioningReady, barbicanv1.ReasonWaitingForInstanceTLS, fmt.Sprintf(
+				"on target cluster %s, where the Barbican's pods mount it: %s (copy %s there, for example with an ExternalSecret)", p.target.Name, msg, name), true)
+			return nil, barbicanv1.ReasonWaitingForInstanceTLS, nil
+		}
+		if !bytes.Equal(remote.Data[barbicanv1.KeyCACert], sec.Data[barbicanv1.KeyCACert]) {
+			p.setFalse(barbicanv1.ConditionProvisioningReady, barbicanv1.ReasonWaitingForInstanceTLS, fmt.Sprintf(
+				"Secret %s on target cluster %s, where the Barbican's pods mount it, holds another CA than the instance's", name, p.target.Name), true)
+			return nil, barbicanv1.ReasonWaitingForInstanceTLS, nil
+		}
 	}
 	return sec.Data[barbicanv1.KeyCACert], "", nil
 }

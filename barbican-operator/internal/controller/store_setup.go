@@ -24,16 +24,18 @@ import (
 // parent Barbican and its Deployment (the store landing in the Deployment
 // wakes ConfigProjected), the Secrets the stores read, and, when the kind
 // is served, the OpenBaoCluster a managed store names (its Available
-// condition unblocks a waiting store), all without a generation filter.
+// condition unblocks a waiting store), all without a generation filter. On
+// every target cluster the resolver engages, the Deployment and the
+// Secrets there are watched too (attach.Watches.OnEngage).
 func (r *StoreReconciler) SetupWithManager(mgr ctrl.Manager, opts operator.ControllerOptions) error {
 	w := attach.Watches{
 		Client: r.Client, NewList: func() client.ObjectList { return &barbicanv1.BarbicanSecretStoreList{} },
 		ParentIndex: IndexBarbicanRef, SecretIndex: IndexStoreSecret, ManagedBy: render.ManagedBy,
+		TargetCluster: parents(r.Client).ChildTarget,
 	}
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named("barbicansecretstore").
 		For(&barbicanv1.BarbicanSecretStore{}, builder.WithPredicates(watch.SpecOrMetadataChanged()))
-	b = w.Add(b, &barbicanv1.Barbican{})
 	served, err := targetcluster.KindServed(mgr.GetRESTMapper(), InstanceGVK)
 	if err != nil {
 		return err
@@ -45,7 +47,7 @@ func (r *StoreReconciler) SetupWithManager(mgr ctrl.Manager, opts operator.Contr
 			return w.List(ctx, o.GetNamespace(), client.MatchingFields{IndexInstanceRef: o.GetName()})
 		}), builder.WithPredicates(watch.DropResyncs()))
 	}
-	if err := b.WithOptions(opts.Controller()).Complete(r); err != nil {
+	if err := w.Complete(b.WithOptions(opts.Controller()), &barbicanv1.Barbican{}, r, r.Resolver); err != nil {
 		return fmt.Errorf("building barbicansecretstore controller: %w", err)
 	}
 	return nil

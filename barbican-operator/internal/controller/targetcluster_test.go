@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
+	"github.com/c5c3/openstack-operators/barbican-operator/internal/controller"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/fixture"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
 	"github.com/c5c3/openstack-operators/common/api/shared"
@@ -27,7 +28,12 @@ import (
 // unresolvable target, then reads its AppRole pair and CA there and logs in
 // to the real server; the config Secret, the Deployment and the CronJob land
 // there with ownership labels, the chain reaches Ready (probe through that
-// cluster's services/proxy), and deletion removes them there.
+// cluster's services/proxy). A pair rotated on the target is checked by the
+// store and then rolls the Deployment there. A managed store waits until
+// the instance's CA is on the target too (woken by its watch there: its own
+// requeue is as long as the wait), refuses a different CA, and mints its
+// pair there. Deletion
+// removes the children on the target.
 func TestTargetCluster(t *testing.T) {
 	ctx := context.Background()
 	remoteEnv, remote := testenv.StartRemote(t, barbicanv1.AddToScheme)
@@ -49,18 +55,12 @@ func TestTargetCluster(t *testing.T) {
 	waitStore(t, ns, "vault", barbicanv1.ConditionCredentialsReady, metav1.ConditionFalse, conditions.ReasonTargetClusterUnavailable)
 
 	// Every input lives on the target, the store's Secrets included.
-	must(t, remote.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}))
-	must(t, testenv.SecretStore(ctx, remote, "", shared.DefaultSecretStoreName, true))
-	for name, data := range map[string]map[string]string{
+	testenv.TargetInputs(t, remote, ns, b.Name, render.ContainerName, map[string]map[string]string{
 		"barbican-db":           {"username": "barbican", "password": "db"},
 		"barbican-service-user": {"password": "ks"},
 		approleSecret:           {barbicanv1.KeyRoleID: roleID, barbicanv1.KeySecretID: secretID},
 		caSecret:                {barbicanv1.KeyCACert: string(srv.CAPEM)},
-	} {
-		must(t, remote.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, StringData: data}))
-	}
-	must(t, testenv.MariaDB(ctx, remote, ns, "mariadb", true))
-	testenv.APIBehindService(t, remote, ns, b.Name, render.ContainerName)
+	})
 	suite.RegisterCluster(t, remoteEnv, runsuite.ClustersNamespace, "barbican-remote", "barbican-operator")
 	poke(t, ns, b.Name)
 	pokeStore(t, ns, "vault")
@@ -111,6 +111,24 @@ func TestTargetCluster(t *testing.T) {
 		}
 	}
 
+	rotated, err := srv.MintSecretID(ctx, "barbican")
+	must(t, err)
+	before := d.Spec.Template.Annotations[render.StoreCredsHash]
+	must(t, remote.Update(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: approleSecret},
+		StringData: map[string]string{barbicanv1.KeyRoleID: roleID, barbicanv1.KeySecretID: rotated}}))
+	remoteSuite.Eventually(t, "the rotated pair rolls the Deployment on the target", func() error {
+		var now appsv1.Deployment
+		if err := remote.Get(ctx, client.ObjectKeyFromObject(&d), &now); err != nil {
+			return err
+		}
+		if now.Spec.Template.Annotations[render.StoreCredsHash] == before {
+			return errorf("%s unchanged", render.StoreCredsHash)
+		}
+		return nil
+	})
+
+	managedOnTarget(t, remote)
+
 	must(t, k8s.Delete(ctx, get(t, ns, b.Name)))
 	suite.Eventually(t, "children deleted on the target", func() error {
 		for _, obj := range children {
@@ -121,4 +139,49 @@ func TestTargetCluster(t *testing.T) {
 		return nil
 	})
 	waitStore(t, ns, "vault", barbicanv1.ConditionCredentialsReady, metav1.ConditionFalse, barbicanv1.ReasonWaitingForParent)
+}
+
+// managedOnTarget: a managed store whose Barbican targets the remote
+// cluster provisions through the instance on the management cluster, waits
+// for the instance's CA on the target (where the pods mount it), and writes
+// its minted pair there.
+func managedOnTarget(t *testing.T, remote client.Client) {
+	ctx := context.Background()
+	ns := suite.Namespace(t)
+	must(t, remote.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}))
+	inst := managedInstance(t, ns, "bao", 0)
+	b := newBarbican(ns, "barbican")
+	b.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "barbican-remote"}
+	must(t, k8s.Create(ctx, b))
+	must(t, k8s.Create(ctx, fixture.ManagedStore(ns, "vault", b.Name, inst.name, true)))
+
+	st := waitStore(t, ns, "vault", barbicanv1.ConditionProvisioningReady, metav1.ConditionFalse, barbicanv1.ReasonWaitingForInstanceTLS)
+	if c := storeCondition(st, barbicanv1.ConditionProvisioningReady); !strings.Contains(c.Message, "on target cluster barbican-remote") {
+		t.Errorf("ProvisioningReady message %q does not name the target", c.Message)
+	}
+	ca := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: controller.InstanceCASecretName(inst.name)},
+		StringData: map[string]string{barbicanv1.KeyCACert: "-----BEGIN CERTIFICATE-----\nnot the instance's\n-----END CERTIFICATE-----\n"}}
+	must(t, remote.Create(ctx, ca))
+	suite.Eventually(t, "a different CA on the target is refused", func() error {
+		var st barbicanv1.BarbicanSecretStore
+		if err := k8s.Get(ctx, keyOf(ns, "vault"), &st); err != nil {
+			return err
+		}
+		if c := storeCondition(&st, barbicanv1.ConditionProvisioningReady); c == nil || c.Reason != barbicanv1.ReasonWaitingForInstanceTLS || !strings.Contains(c.Message, "another CA") {
+			return errorf("ProvisioningReady %+v", c)
+		}
+		return nil
+	})
+	ca.StringData = map[string]string{barbicanv1.KeyCACert: string(inst.srv.CAPEM)}
+	must(t, remote.Update(ctx, ca))
+	waitStore(t, ns, "vault", barbicanv1.ConditionCredentialsReady, metav1.ConditionTrue, barbicanv1.ReasonCredentialsAvailable)
+	var minted corev1.Secret
+	must(t, remote.Get(ctx, client.ObjectKey{Namespace: ns, Name: controller.ApproleSecretName("vault")}, &minted))
+	if len(minted.Data[barbicanv1.KeySecretID]) == 0 {
+		t.Errorf("the pair minted on the target is empty: %v", minted.Data)
+	}
+	if suite.Exists(t, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: controller.ApproleSecretName("vault")}}) {
+		t.Error("the minted pair landed on the management cluster")
+	}
+	must(t, k8s.Delete(ctx, b))
 }

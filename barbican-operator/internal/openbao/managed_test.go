@@ -13,25 +13,10 @@ import (
 // TestManagedCalls runs the managed pass against a real server whose
 // kubernetes auth reviews TokenRequest tokens on a real kube-apiserver.
 func TestManagedCalls(t *testing.T) {
-	k := openbaotest.StartKube(t)
-	srv := openbaotest.Start(t)
-	ctx := context.Background()
 	const ns, instance = "openbao", "bao"
-
-	opts, err := k.ManagedOptions(ctx, ns, instance, 90*time.Minute)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.ConfigureManaged(ctx, opts); err != nil {
-		t.Fatal(err)
-	}
-	if err := k.CreateServiceAccount(ctx, ns, instance+"-provisioner"); err != nil {
-		t.Fatal(err)
-	}
-	jwt, err := k.RequestToken(ctx, ns, instance+"-provisioner", instance, 10*time.Minute)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := openbaotest.StartManaged(t, ns, instance, 90*time.Minute)
+	srv, k, jwt := m.Server, m.Kube, m.JWT
+	ctx := context.Background()
 	c := mustNew(t, Config{URL: srv.URL, CAPEM: srv.CAPEM})
 
 	s, err := c.KubernetesLogin(ctx, "provisioner", jwt)

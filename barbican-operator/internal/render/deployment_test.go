@@ -8,29 +8,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
+	"github.com/c5c3/openstack-operators/common/testenv"
 )
-
-func volumeByName(vols []corev1.Volume, name string) *corev1.Volume {
-	for i := range vols {
-		if vols[i].Name == name {
-			return &vols[i]
-		}
-	}
-	return nil
-}
-
-// mountPaths maps each mount to "<path> ro|rw".
-func mountPaths(c corev1.Container) map[string]string {
-	out := map[string]string{}
-	for _, m := range c.VolumeMounts {
-		mode := "rw"
-		if m.ReadOnly {
-			mode = "ro"
-		}
-		out[m.Name] = m.MountPath + " " + mode
-	}
-	return out
-}
 
 // envSources maps each variable to "<secret>/<key>"; a literal value maps to "=".
 func envSources(c corev1.Container) map[string]string {
@@ -72,17 +51,17 @@ func TestDeployment(t *testing.T) {
 			if tc.b.Spec.Database.TLS != nil {
 				wantMounts["db-tls"] = "/etc/barbican-db-tls/ ro"
 			}
-			if got := mountPaths(api); !maps.Equal(got, wantMounts) {
+			if got := testenv.Mounts(api); !maps.Equal(got, wantMounts) {
 				t.Errorf("mounts = %v, want %v", got, wantMounts)
 			}
 			if len(pod.Volumes) != len(wantMounts) {
 				t.Errorf("%d volumes for %d mounts", len(pod.Volumes), len(wantMounts))
 			}
-			cfg := volumeByName(pod.Volumes, "config")
+			cfg := testenv.Volume(pod.Volumes, "config")
 			if cfg == nil || cfg.Secret == nil || cfg.Secret.SecretName != testConfigSecret || cfg.ConfigMap != nil {
 				t.Errorf("config volume = %+v, want Secret %s", cfg, testConfigSecret)
 			}
-			if ca := volumeByName(pod.Volumes, "secret-store-ca"); ca != nil {
+			if ca := testenv.Volume(pod.Volumes, "secret-store-ca"); ca != nil {
 				s := ca.Secret
 				if s == nil || s.SecretName != tc.store.CASecret || len(s.Items) != 1 || s.Items[0].Key != "ca.crt" ||
 					s.Items[0].Path != "ca.crt" || s.DefaultMode == nil || *s.DefaultMode != 0o444 {
@@ -141,7 +120,7 @@ func TestDeploymentWithoutStoreSecrets(t *testing.T) {
 	if _, ok := env["OS_VAULT_PLUGIN__APPROLE_SECRET_ID"]; ok {
 		t.Error("secret-id variable without a credentials Secret")
 	}
-	if _, ok := mountPaths(api)["secret-store-ca"]; ok {
+	if _, ok := testenv.Mounts(api)["secret-store-ca"]; ok {
 		t.Error("CA mounted without a CA Secret")
 	}
 	for _, tc := range renderCases() {

@@ -91,26 +91,9 @@ func FuzzConfigData(f *testing.F) {
 		store.RoleID = roleID
 		store.ExtraOptions = map[string]string{"timeout": extraOption}
 		data, err := render.ConfigData(b, []render.Store{store}, nil, hostHref(b))
-		if err != nil {
-			if data != nil {
-				t.Fatalf("error %v with data", err)
-			}
+		parsed := testenv.FuzzedConfig(t, data, err, render.KeyConf, section, key, value, roleID, extraOption, mwValue, pluginValue)
+		if parsed == nil {
 			return
-		}
-		if testenv.AnyControl(section, key, value, roleID, extraOption, mwValue, pluginValue) {
-			t.Fatalf("rendered although an input has a control character")
-		}
-		for k, v := range data {
-			if testenv.HasControl(v) || strings.Contains(v, "\r") {
-				t.Fatalf("%s holds a control character:\n%q", k, v)
-			}
-		}
-		parsed, err := ini.Parse([]byte(data[render.KeyConf]))
-		if err != nil {
-			t.Fatalf("barbican.conf does not parse: %v", err)
-		}
-		if got := parsed[section][key]; got != value {
-			t.Fatalf("[%s] %s reads back as %q, want %q", section, key, got, value)
 		}
 		if _, ok := parsed["vault_plugin"]["approle_secret_id"]; ok {
 			t.Fatal("approle_secret_id rendered")

@@ -10,19 +10,13 @@ import (
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/ini"
+	"github.com/c5c3/openstack-operators/common/testenv"
 )
 
 func paste(t *testing.T, b *barbicanv1.Barbican) ini.File {
 	t.Helper()
 	s, err := render.PasteINI(b)
-	if err != nil {
-		t.Fatalf("PasteINI: %v", err)
-	}
-	f, err := ini.Parse([]byte(s))
-	if err != nil {
-		t.Fatalf("parse: %v", err)
-	}
-	return f
+	return testenv.ParseINI(t, s, err)
 }
 
 func TestRequestIDLayout(t *testing.T) {

@@ -3,7 +3,6 @@ package webhook
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -64,25 +63,9 @@ func TestAdmitsAndDefaultsBarbican(t *testing.T) {
 	}
 }
 
-func TestAdmitsAndDefaultsUWSGIBlock(t *testing.T) {
-	barbicanKind.AdmitsAndDefaultsUWSGIBlock(t, suite)
-}
-func TestAdmitsSetValuesUnchanged(t *testing.T) { barbicanKind.AdmitsSetValuesUnchanged(t, suite) }
-func TestEmptySpreadListSurvivesDefaulting(t *testing.T) {
-	barbicanKind.EmptySpreadListSurvivesDefaulting(t, suite)
-}
-func TestRefusalAccumulates(t *testing.T) { barbicanKind.RefusalAccumulates(t, suite, barbicanCatalog) }
-
-func TestFinalizerRemovalAfterPriorityClassDeleted(t *testing.T) {
-	barbicanKind.FinalizerRemovalAfterPriorityClassDeleted(t, suite, barbicanv1.Finalizer)
-}
-
-func TestAdmitsDeprecatedOptionWithWarning(t *testing.T) {
-	barbicanKind.AdmitsDeprecatedOptionWithWarning(t, suite, barbicanCatalog)
-}
-
-func TestAdmitsReleaseWithoutCatalogWithOneWarning(t *testing.T) {
-	barbicanKind.AdmitsReleaseWithoutCatalogWithOneWarning(t, suite, barbicanCatalog)
+// The cases the shared service spec brings to every service kind.
+func TestSharedAdmission(t *testing.T) {
+	barbicanKind.SharedAdmission(t, suite, barbicanCatalog, barbicanv1.Finalizer)
 }
 
 // dbClean written with a partial block stays partial: the webhook never
@@ -157,34 +140,23 @@ func admit(t *testing.T, b *barbicanv1.Barbican) []string { t.Helper(); return s
 
 // What the rules admit, on the edge of each, without warnings.
 func TestAdmitsBarbicanEdges(t *testing.T) {
-	cases := []struct {
-		name string
-		mut  func(b *barbicanv1.Barbican)
-	}{
-		{"name of 43", func(b *barbicanv1.Barbican) { b.Name = strings.Repeat("b", 43) }},
-		{"schedule @daily, retention 1", withDBClean(barbicanv1.DBCleanSpec{Schedule: "@daily", RetentionDays: new(int32(1))})},
-		{"store sections and owned keys outside the catalog", func(b *barbicanv1.Barbican) {
+	cases := []at.Edge[*barbicanv1.Barbican]{
+		{Name: "name of 43", Mut: func(b *barbicanv1.Barbican) { b.Name = strings.Repeat("b", 43) }},
+		{Name: "schedule @daily, retention 1", Mut: withDBClean(barbicanv1.DBCleanSpec{Schedule: "@daily", RetentionDays: new(int32(1))})},
+		{Name: "store sections and owned keys outside the catalog", Mut: func(b *barbicanv1.Barbican) {
 			b.Spec.ExtraConfig = map[string]map[string]string{"secretstore:vault": {"anything": "1"},
 				"keystone_authtoken": {"auth_url": "http://keystone:5000/v3"}, "vault_plugin": {"use_ssl": "true"}}
 		}},
-		{"no catalog and no extraConfig: nothing skipped", func(b *barbicanv1.Barbican) {
+		{Name: "no catalog and no extraConfig: nothing skipped", Mut: func(b *barbicanv1.Barbican) {
 			b.Spec.OpenStackRelease, b.Spec.Image.Tag = "2027.1", "2027.1"
 		}},
-		{"every block", func(b *barbicanv1.Barbican) {
+		{Name: "every block", Mut: func(b *barbicanv1.Barbican) {
 			f := fullyValid()
 			f.Name, f.Namespace = b.Name, b.Namespace
 			*b = *f
 		}},
 	}
-	for i, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			b := barbicanKind.New(fmt.Sprintf("edge-%02d", i))
-			tc.mut(b)
-			if w := admit(t, b); len(w) != 0 {
-				t.Errorf("warnings %q", w)
-			}
-		})
-	}
+	barbicanKind.AdmitsEdges(t, suite, cases)
 }
 
 // Barbican's own warnings of barbican-api.md §3.2 arrive as API warnings

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
+	at "github.com/c5c3/openstack-operators/common/admission/admissiontest"
 	"github.com/c5c3/openstack-operators/common/api/shared"
 )
 
@@ -20,27 +21,10 @@ func TestDefaultEachField(t *testing.T) {
 	if err := Defaulter.Default(context.Background(), b); err != nil {
 		t.Fatal(err)
 	}
-	s := b.Spec
-	wantRes := corev1.ResourceRequirements{
+	at.CheckServiceDefaults(t, &b.Spec.ServiceSpec, "barbican", corev1.ResourceRequirements{
 		Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("256Mi")},
 		Limits:   corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m"), corev1.ResourceMemory: resource.MustParse("512Mi")},
-	}
-	u := s.APIServer.UWSGI
-	for field, ok := range map[string]bool{
-		"deployment.resources": equality.Semantic.DeepEqual(s.Deployment.Resources, wantRes),
-		"deployment.replicas":  s.Deployment.Replicas == 3,
-		"cache.backend":        s.Cache.Backend == "dogpile.cache.pymemcache",
-		"logging":              s.Logging.Format == "text" && s.Logging.Level == "INFO" && s.Logging.Debug != nil && !*s.Logging.Debug,
-		"serviceUser": s.ServiceUser == shared.ServiceUserSpec{Username: "barbican", ProjectName: "service",
-			UserDomainName: "Default", ProjectDomainName: "Default",
-			SecretRef: shared.SecretKeyRef{Name: "barbican-service-user", Key: "password"}},
-		"apiServer.uwsgi": u.Processes == 2 && u.Threads == 1 && u.HTTPKeepAlive != nil && *u.HTTPKeepAlive &&
-			u.Harakiri == nil && u.HTTPKeepAliveTimeout == nil,
-	} {
-		if !ok {
-			t.Errorf("%s not defaulted as specified: %+v", field, s)
-		}
-	}
+	}, b.Spec.APIServer.UWSGI)
 }
 
 // apiServer.uwsgi sub-defaults only when the block is written, and dbClean

@@ -1,12 +1,10 @@
 package webhook
 
 import (
-	"cmp"
-	"context"
-	"strings"
 	"testing"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
+	at "github.com/c5c3/openstack-operators/common/admission/admissiontest"
 	"github.com/c5c3/openstack-operators/common/api/shared"
 )
 
@@ -22,78 +20,53 @@ func brownfieldDB(b *barbicanv1.Barbican) {
 // Every warning of barbican-api.md §3.2, through the whole validator; want
 // is one substring per warning, in order.
 func TestValidatorWarnings(t *testing.T) {
-	cases := []struct {
-		name     string
-		old, mut func(b *barbicanv1.Barbican) // old nil: create
-		want     []string
-	}{
-		{name: "retention lowered from the default", old: func(*barbicanv1.Barbican) {}, mut: retention(30),
-			want: []string{"spec.dbClean.retentionDays lowered from 90 to 30 days"}},
-		{name: "retention lowered", old: retention(60), mut: retention(59),
-			want: []string{"lowered from 60 to 59 days (90 when unset): the next db-clean run permanently deletes soft-deleted rows older than 59 days"}},
-		{name: "retention back to the default from above", old: retention(120), mut: func(b *barbicanv1.Barbican) { b.Spec.DBClean = nil },
-			want: []string{"lowered from 120 to 90 days"}},
-		{name: "retention raised", old: retention(7), mut: retention(8)},
-		{name: "retention unset to unset", old: func(*barbicanv1.Barbican) {}, mut: func(b *barbicanv1.Barbican) { b.Spec.Region = "R" }},
-		{name: "low retention on create", mut: retention(1)},
-		{name: "brownfield first run", mut: brownfieldDB,
-			want: []string{"spec.database.host names an existing database and spec.dbClean.suspend is not true: once the first " +
+	cases := []at.WarningCase[*barbicanv1.Barbican]{
+		{Name: "retention lowered from the default", Old: func(*barbicanv1.Barbican) {}, Mut: retention(30),
+			Want: []string{"spec.dbClean.retentionDays lowered from 90 to 30 days"}},
+		{Name: "retention lowered", Old: retention(60), Mut: retention(59),
+			Want: []string{"lowered from 60 to 59 days (90 when unset): the next db-clean run permanently deletes soft-deleted rows older than 59 days"}},
+		{Name: "retention back to the default from above", Old: retention(120), Mut: func(b *barbicanv1.Barbican) { b.Spec.DBClean = nil },
+			Want: []string{"lowered from 120 to 90 days"}},
+		{Name: "retention raised", Old: retention(7), Mut: retention(8)},
+		{Name: "retention unset to unset", Old: func(*barbicanv1.Barbican) {}, Mut: func(b *barbicanv1.Barbican) { b.Spec.Region = "R" }},
+		{Name: "low retention on create", Mut: retention(1)},
+		{Name: "brownfield first run", Mut: brownfieldDB,
+			Want: []string{"spec.database.host names an existing database and spec.dbClean.suspend is not true: once the first " +
 				"db-sync succeeds, the db-clean CronJob permanently deletes soft-deleted rows older than 90 days from it; " +
 				"set spec.dbClean.suspend: true"}},
-		{name: "brownfield first run, own retention", mut: func(b *barbicanv1.Barbican) {
+		{Name: "brownfield first run, own retention", Mut: func(b *barbicanv1.Barbican) {
 			brownfieldDB(b)
 			b.Spec.DBClean = &barbicanv1.DBCleanSpec{RetentionDays: new(int32(400))}
-		}, want: []string{"older than 400 days"}},
-		{name: "brownfield, suspended", mut: func(b *barbicanv1.Barbican) {
+		}, Want: []string{"older than 400 days"}},
+		{Name: "brownfield, suspended", Mut: func(b *barbicanv1.Barbican) {
 			brownfieldDB(b)
 			b.Spec.DBClean = &barbicanv1.DBCleanSpec{Suspend: true}
 		}},
-		{name: "brownfield on update", old: brownfieldDB, mut: func(b *barbicanv1.Barbican) { b.Spec.Region = "R" }},
-		{name: "catalog skipped: no catalog for the release", mut: func(b *barbicanv1.Barbican) {
+		{Name: "brownfield on update", Old: brownfieldDB, Mut: func(b *barbicanv1.Barbican) { b.Spec.Region = "R" }},
+		{Name: "catalog skipped: no catalog for the release", Mut: func(b *barbicanv1.Barbican) {
 			b.Spec.OpenStackRelease = "2027.1"
 			b.Spec.ExtraConfig = map[string]map[string]string{"DEFAULT": {"a": "1"}, "nova": {"b": "2"}}
-		}, want: []string{"no option catalog for barbican release 2027.1; extraConfig options not checked"}},
-		{name: "catalog skipped: release unparseable", mut: func(b *barbicanv1.Barbican) {
+		}, Want: []string{"no option catalog for barbican release 2027.1; extraConfig options not checked"}},
+		{Name: "catalog skipped: release unparseable", Mut: func(b *barbicanv1.Barbican) {
 			b.Spec.OpenStackRelease = "2009.1"
 			b.Spec.ExtraConfig = map[string]map[string]string{"DEFAULT": {"a": "1"}}
-		}, want: []string{"no option catalog for barbican release 2009.1"}},
-		{name: "no catalog, no extraConfig: nothing skipped", mut: func(b *barbicanv1.Barbican) { b.Spec.OpenStackRelease = "2027.1" }},
-		{name: "no catalog, extraConfig emptied on update", old: func(b *barbicanv1.Barbican) {
+		}, Want: []string{"no option catalog for barbican release 2009.1"}},
+		{Name: "no catalog, no extraConfig: nothing skipped", Mut: func(b *barbicanv1.Barbican) { b.Spec.OpenStackRelease = "2027.1" }},
+		{Name: "no catalog, extraConfig emptied on update", Old: func(b *barbicanv1.Barbican) {
 			b.Spec.OpenStackRelease = "2027.1"
 			b.Spec.ExtraConfig = map[string]map[string]string{"DEFAULT": {"a": "1"}}
-		}, mut: func(b *barbicanv1.Barbican) { b.Spec.ExtraConfig = nil }},
-		{name: "deprecated option with replacement", mut: func(b *barbicanv1.Barbican) {
+		}, Mut: func(b *barbicanv1.Barbican) { b.Spec.ExtraConfig = nil }},
+		{Name: "deprecated option with replacement", Mut: func(b *barbicanv1.Barbican) {
 			b.Spec.ExtraConfig = map[string]map[string]string{"keystone_authtoken": {"memcache_servers": "m:11211"}}
-		}, want: []string{"[keystone_authtoken] memcache_servers is deprecated, replaced by [keystone_authtoken] memcached_servers"}},
-		{name: "all at once", mut: func(b *barbicanv1.Barbican) {
+		}, Want: []string{"[keystone_authtoken] memcache_servers is deprecated, replaced by [keystone_authtoken] memcached_servers"}},
+		{Name: "all at once", Mut: func(b *barbicanv1.Barbican) {
 			brownfieldDB(b)
 			b.Spec.ExtraConfig = map[string]map[string]string{"DEFAULT": {"logdir": "/var/log"}}
 			b.Spec.APIServer = &barbicanv1.APIServerSpec{UWSGI: &shared.UWSGISpec{}}
-		}, want: []string{"spec.database.host names an existing database", "[DEFAULT] logdir is deprecated, replaced by [DEFAULT] log_dir"}},
+		}, Want: []string{"spec.database.host names an existing database", "[DEFAULT] logdir is deprecated, replaced by [DEFAULT] log_dir"}},
 	}
 	v := barbicanValidator(t, nil)
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var old *barbicanv1.Barbican
-			if tc.old != nil {
-				old = valid()
-				tc.old(old)
-			}
-			b := cmp.Or(old, valid()).DeepCopy() // an update starts from the old object
-			tc.mut(b)
-			w, err := v.Validate(context.Background(), b, old)
-			if err != nil {
-				t.Fatalf("refused: %v", err)
-			}
-			matches := len(w) == len(tc.want)
-			for i := 0; matches && i < len(w); i++ {
-				matches = strings.Contains(w[i], tc.want[i])
-			}
-			if !matches {
-				t.Errorf("warnings = %q, want one per substring of %q", w, tc.want)
-			}
-		})
-	}
+	at.Warnings(t, valid, v.Validate, cases)
 }
 
 // Warnings alone, for the two Barbican computes itself: the effective

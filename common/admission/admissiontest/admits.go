@@ -274,3 +274,40 @@ func (k Kind[T]) Updates(t *testing.T, s *Suite, prefix string, cases []Update[T
 		})
 	}
 }
+
+// SharedAdmission runs, as subtests, every admission case the shared
+// service spec brings to any service kind: the uWSGI block defaulting, set
+// values kept, an empty spread list kept, accumulated refusals, the
+// finalizer removal after a PriorityClass is gone, and the catalog
+// warnings. The refusal, update and missing-field tables are the kind's
+// own (ServiceRefusals, ServiceUpdates and ServiceMissing plus its rules).
+func (k Kind[T]) SharedAdmission(t *testing.T, s *Suite, cat Catalog, finalizer string) {
+	t.Run("UWSGIBlock", func(t *testing.T) { k.AdmitsAndDefaultsUWSGIBlock(t, s) })
+	t.Run("SetValuesUnchanged", func(t *testing.T) { k.AdmitsSetValuesUnchanged(t, s) })
+	t.Run("EmptySpreadList", func(t *testing.T) { k.EmptySpreadListSurvivesDefaulting(t, s) })
+	t.Run("RefusalAccumulates", func(t *testing.T) { k.RefusalAccumulates(t, s, cat) })
+	t.Run("FinalizerRemoval", func(t *testing.T) { k.FinalizerRemovalAfterPriorityClassDeleted(t, s, finalizer) })
+	t.Run("DeprecatedOptionWarns", func(t *testing.T) { k.AdmitsDeprecatedOptionWithWarning(t, s, cat) })
+	t.Run("ReleaseWithoutCatalogWarnsOnce", func(t *testing.T) { k.AdmitsReleaseWithoutCatalogWithOneWarning(t, s, cat) })
+}
+
+// Edge is an object on the edge of a rule: admitted, without a warning.
+type Edge[T client.Object] struct {
+	Name string
+	Mut  func(T)
+}
+
+// AdmitsEdges creates each edge case (named edge-NN) and fails on a
+// refusal or a warning.
+func (k Kind[T]) AdmitsEdges(t *testing.T, s *Suite, cases []Edge[T]) {
+	t.Helper()
+	for i, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			obj := k.New(fmt.Sprintf("edge-%02d", i))
+			tc.Mut(obj)
+			if w := s.Admit(t, obj); len(w) != 0 {
+				t.Errorf("warnings %q", w)
+			}
+		})
+	}
+}

@@ -145,3 +145,37 @@ func (k *Kube) ManagedOptions(ctx context.Context, namespace, instance string, s
 		SecretIDTTL: secretIDTTL,
 	}, nil
 }
+
+// Managed is a server set up as a managed instance on a real
+// kube-apiserver (StartManaged).
+type Managed struct {
+	Server  *Server
+	Kube    *Kube
+	Options ManagedOptions
+	// JWT is a provisioner token for the instance's audience.
+	JWT string
+}
+
+// StartManaged starts a kube-apiserver and a server set up as the managed
+// instance in namespace (secret IDs living secretIDTTL) and creates the
+// instance's provisioner ServiceAccount.
+func StartManaged(t testing.TB, namespace, instance string, secretIDTTL time.Duration) Managed {
+	t.Helper()
+	m := Managed{Kube: StartKube(t), Server: Start(t)}
+	ctx := context.Background()
+	var err error
+	m.Options, err = m.Kube.ManagedOptions(ctx, namespace, instance, secretIDTTL)
+	if err == nil {
+		err = m.Server.ConfigureManaged(ctx, m.Options)
+	}
+	if err == nil {
+		err = m.Kube.CreateServiceAccount(ctx, namespace, instance+"-provisioner")
+	}
+	if err == nil {
+		m.JWT, err = m.Kube.RequestToken(ctx, namespace, instance+"-provisioner", instance, 10*time.Minute)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}

@@ -10,25 +10,10 @@ import (
 )
 
 func TestConfigureManagedAgainstARealKubeAPIServer(t *testing.T) {
-	k := StartKube(t)
-	s := Start(t)
-	ctx := context.Background()
 	const ns, instance = "openbao", "bao"
-
-	opts, err := k.ManagedOptions(ctx, ns, instance, 2*time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.ConfigureManaged(ctx, opts); err != nil {
-		t.Fatal(err)
-	}
-	if err := k.CreateServiceAccount(ctx, ns, instance+"-provisioner"); err != nil {
-		t.Fatal(err)
-	}
-	jwt, err := k.RequestToken(ctx, ns, instance+"-provisioner", instance, 10*time.Minute)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := StartManaged(t, ns, instance, 2*time.Hour)
+	s, k, jwt, opts := m.Server, m.Kube, m.JWT, m.Options
+	ctx := context.Background()
 
 	token := kubernetesLogin(t, s, KubernetesRole, jwt)
 

@@ -130,17 +130,19 @@ func setProjected(conds *[]metav1.Condition, gen int64, ok bool, msg string) {
 // setup has registered the indexes it uses. It watches the parent Glance
 // and its Deployment with no generation filter (the store landing in the
 // Deployment is the wake signal of ConfigProjected), and the credentials
-// Secrets on the management cluster; a target cluster is covered by the
-// 15 s backstop.
+// Secrets, on the management cluster and on every target cluster the
+// resolver engages.
 func (r *BackendReconciler) SetupWithManager(mgr ctrl.Manager, opts operator.ControllerOptions) error {
 	w := attach.Watches{
 		Client: r.Client, NewList: func() client.ObjectList { return &glancev1.GlanceBackendList{} },
 		ParentIndex: IndexGlanceRef, SecretIndex: IndexBackendSecret, ManagedBy: render.ManagedBy,
+		TargetCluster: parents(r.Client).ChildTarget,
 	}
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named("glancebackend").
-		For(&glancev1.GlanceBackend{}, builder.WithPredicates(watch.SpecOrMetadataChanged()))
-	if err := w.Add(b, &glancev1.Glance{}).WithOptions(opts.Controller()).Complete(r); err != nil {
+		For(&glancev1.GlanceBackend{}, builder.WithPredicates(watch.SpecOrMetadataChanged())).
+		WithOptions(opts.Controller())
+	if err := w.Complete(b, &glancev1.Glance{}, r, r.Resolver); err != nil {
 		return fmt.Errorf("building glancebackend controller: %w", err)
 	}
 	return nil

@@ -12,7 +12,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -60,27 +59,24 @@ func twoBackends(t *testing.T, ns, name string) {
 	must(t, k8s.Create(context.Background(), fixture.S3Backend(ns, "archive", name, "s3-b", false)))
 }
 
-func get(t *testing.T, ns, name string) *glancev1.Glance {
-	t.Helper()
-	var g glancev1.Glance
-	must(t, k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, &g))
-	return &g
-}
+func get(t *testing.T, ns, name string) *glancev1.Glance { t.Helper(); return glances.Get(t, ns, name) }
+
+// glances and backends are the suite's typed accessors.
+var (
+	glances  = testenv.Kind[glancev1.Glance, *glancev1.Glance]{Suite: suite}
+	backends = testenv.Kind[glancev1.GlanceBackend, *glancev1.GlanceBackend]{Suite: suite}
+)
 
 // waitCondition waits until the Glance's condition has the status and reason.
 func waitCondition(t *testing.T, ns, name, condType string, status metav1.ConditionStatus, reason string) *glancev1.Glance {
 	t.Helper()
-	g := &glancev1.Glance{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-	suite.WaitCondition(t, g, func() []metav1.Condition { return g.Status.Conditions }, condType, status, reason)
-	return g
+	return glances.Wait(t, ns, name, condType, status, reason)
 }
 
 // waitBackend waits until the GlanceBackend's condition has the status and reason.
 func waitBackend(t *testing.T, ns, name, condType string, status metav1.ConditionStatus, reason string) *glancev1.GlanceBackend {
 	t.Helper()
-	b := &glancev1.GlanceBackend{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-	suite.WaitCondition(t, b, func() []metav1.Condition { return b.Status.Conditions }, condType, status, reason)
-	return b
+	return backends.Wait(t, ns, name, condType, status, reason)
 }
 
 // toReady drives a fresh Glance with two backends to Ready=True through the simulators.
@@ -97,9 +93,7 @@ func toReady(t *testing.T, ns string, g *glancev1.Glance) *glancev1.Glance {
 
 func deployment(t *testing.T, ns, name string) *appsv1.Deployment {
 	t.Helper()
-	var d appsv1.Deployment
-	must(t, k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, &d))
-	return &d
+	return suite.Deployment(t, ns, name)
 }
 
 // poke writes an annotation on the Glance: a pass follows.
@@ -111,28 +105,18 @@ func poke(t *testing.T, ns, name string) {
 // update applies mutate to the live Glance and writes it back.
 func update(t *testing.T, ns, name string, mutate func(*glancev1.Glance)) {
 	t.Helper()
-	suite.Eventually(t, "update Glance "+name, func() error {
-		g := get(t, ns, name)
-		mutate(g)
-		return k8s.Update(context.Background(), g)
-	})
+	glances.Update(t, ns, name, mutate)
 }
 
 func getBackend(t *testing.T, ns, name string) *glancev1.GlanceBackend {
 	t.Helper()
-	var b glancev1.GlanceBackend
-	must(t, k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, &b))
-	return &b
+	return backends.Get(t, ns, name)
 }
 
 // updateBackend applies mutate to the live GlanceBackend and writes it back.
 func updateBackend(t *testing.T, ns, name string, mutate func(*glancev1.GlanceBackend)) {
 	t.Helper()
-	suite.Eventually(t, "update GlanceBackend "+name, func() error {
-		b := getBackend(t, ns, name)
-		mutate(b)
-		return k8s.Update(context.Background(), b)
-	})
+	backends.Update(t, ns, name, mutate)
 }
 
 // setSecret replaces a Secret's data.
@@ -228,12 +212,12 @@ func seriesOf(t *testing.T, c prometheus.Collector, name, ns string) int {
 
 // condition is the Glance's condition condType, nil when unset.
 func condition(g *glancev1.Glance, condType string) *metav1.Condition {
-	return meta.FindStatusCondition(g.Status.Conditions, condType)
+	return testenv.Condition(g, condType)
 }
 
 // backendCondition is the GlanceBackend's condition condType, nil when unset.
 func backendCondition(b *glancev1.GlanceBackend, condType string) *metav1.Condition {
-	return meta.FindStatusCondition(b.Status.Conditions, condType)
+	return testenv.Condition(b, condType)
 }
 
 // finishDBSync finishes the db-sync Job until DatabaseReady reports the

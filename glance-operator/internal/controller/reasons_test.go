@@ -160,43 +160,25 @@ func TestImageTagReleaseMismatch(t *testing.T) {
 	}
 }
 
-const digest = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
-
 // Refused release changes: condition, Warning event, installed release kept,
 // no phase started.
 func TestReleaseGateRefusals(t *testing.T) {
-	cases := []struct {
-		name, reason string
-		mutate       func(*glancev1.Glance)
-	}{
-		{"downgrade", "DowngradeNotSupported", func(g *glancev1.Glance) {
-			g.Spec.OpenStackRelease, g.Spec.Image.Tag = "2025.1", "2025.1"
-		}},
-		{"skip", "UpgradePathInvalid", func(g *glancev1.Glance) {
-			g.Spec.OpenStackRelease, g.Spec.Image.Tag = "2027.1", "2027.1"
-		}},
-		// A digest-pinned image that did not move with the release would run
-		// the old code under the new release's name.
-		{"unchanged-digest", "ImageReleaseMismatch", func(g *glancev1.Glance) {
-			g.Spec.OpenStackRelease = "2026.1"
-		}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
+	for _, tc := range testenv.ReleaseRefusals {
+		t.Run(tc.Name, func(t *testing.T) {
 			t.Parallel()
 			ns := suite.Namespace(t)
 			inputs(t, ns)
 			g := newGlance(ns, "glance")
-			if tc.name == "unchanged-digest" {
-				g.Spec.Image.Tag, g.Spec.Image.Digest = "", digest
+			if tc.Digest {
+				g.Spec.Image.Tag, g.Spec.Image.Digest = "", testenv.Digest
 			}
 			ready(t, ns, g)
-			update(t, ns, "glance", tc.mutate)
-			got := waitCondition(t, ns, "glance", conditions.TypeDatabaseReady, metav1.ConditionFalse, tc.reason)
+			update(t, ns, "glance", func(g *glancev1.Glance) { tc.Mutate(&g.Spec.ServiceSpec) })
+			got := waitCondition(t, ns, "glance", conditions.TypeDatabaseReady, metav1.ConditionFalse, tc.Reason)
 			if got.Status.InstalledRelease != "2025.2" || got.Status.TargetRelease != "" || got.Status.UpgradePhase != "" {
 				t.Errorf("installed %q target %q phase %q after a refusal", got.Status.InstalledRelease, got.Status.TargetRelease, got.Status.UpgradePhase)
 			}
-			waitEvent(t, ns, "glance", tc.reason, corev1.EventTypeWarning)
+			waitEvent(t, ns, "glance", tc.Reason, corev1.EventTypeWarning)
 			if jobUID(t, ns, "glance-db-expand") != "" {
 				t.Error("an expand Job ran for a refused release change")
 			}

@@ -28,12 +28,14 @@ const (
 	IndexBackendSecret = "spec.s3.credentialsSecretRef.name"
 )
 
-// parents wires the backends to their Glance: the backend watch, and a
-// backend's credentials Secret mapped to the Glance.
-func (r *GlanceReconciler) parents() attach.Parents {
+// parents wires the backends to their Glance: the backend watch, a
+// backend's credentials Secret mapped to the Glance, and a backend's target
+// cluster, read through c.
+func parents(c client.Reader) attach.Parents {
 	return attach.Parents{
-		Client: r.Client, SecretIndex: IndexBackendSecret,
+		Client: c, SecretIndex: IndexBackendSecret,
 		NewList:       func() client.ObjectList { return &glancev1.GlanceBackendList{} },
+		NewChild:      func() client.Object { return &glancev1.GlanceBackend{} },
 		NewParent:     func() client.Object { return &glancev1.Glance{} },
 		ParentName:    func(o client.Object) string { return o.(*glancev1.GlanceBackend).Spec.GlanceRef.Name },
 		TargetCluster: func(o client.Object) string { return o.(*glancev1.Glance).Spec.TargetClusterName() },
@@ -44,7 +46,7 @@ func (r *GlanceReconciler) parents() attach.Parents {
 // an attached backend's credentials Secret.
 func (r *GlanceReconciler) Mapper() watch.Mapper {
 	return watch.Mapper{Client: r.Client, Object: &glancev1.Glance{}, List: &glancev1.GlanceList{},
-		Kind: r.Profile.Kind, ManagedBy: r.Profile.ManagedBy, AlsoBySecret: r.parents().BySecret}
+		Kind: r.Profile.Kind, ManagedBy: r.Profile.ManagedBy, AlsoBySecret: parents(r.Client).BySecret}
 }
 
 // SetupWithManager indexes the references (the GlanceBackend controller's
@@ -59,7 +61,9 @@ func (r *GlanceReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manage
 	if err := addIndexes(ctx, mgr); err != nil {
 		return err
 	}
-	backends := func(b *builder.Builder) *builder.Builder { return r.parents().Watch(b, &glancev1.GlanceBackend{}) }
+	backends := func(b *builder.Builder) *builder.Builder {
+		return parents(r.Client).Watch(b, &glancev1.GlanceBackend{})
+	}
 	return watch.Setup(mgr, &r.Reconciler, "glance", r.Mapper(), opts, backends, r)
 }
 

@@ -51,19 +51,13 @@ func TestTargetCluster(t *testing.T) {
 
 	// Every input lives on the target, the S3 credentials included: the
 	// management cluster holds none of them.
-	must(t, remote.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}))
-	must(t, testenv.SecretStore(ctx, remote, "", shared.DefaultSecretStoreName, true))
 	s3 := map[string]string{glancev1.S3AccessKeyID: "AKIA", glancev1.S3SecretAccessKey: "remote-s3"}
-	for name, data := range map[string]map[string]string{
+	testenv.TargetInputs(t, remote, ns, g.Name, render.ContainerName, map[string]map[string]string{
 		"glance-db":           {"username": "glance", "password": "db"},
 		"glance-service-user": {"password": "ks"},
 		"s3-a":                s3,
 		"s3-b":                s3,
-	} {
-		must(t, remote.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, StringData: data}))
-	}
-	must(t, testenv.MariaDB(ctx, remote, ns, "mariadb", true))
-	testenv.APIBehindService(t, remote, ns, g.Name, render.ContainerName)
+	})
 	suite.RegisterCluster(t, remoteEnv, clustersNamespace, "glance-remote", "glance-operator")
 	// Nothing watches registrations: the unresolved Glance retries every
 	// 15 s, and a poke retries now.

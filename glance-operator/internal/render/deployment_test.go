@@ -11,32 +11,11 @@ import (
 
 	"github.com/c5c3/openstack-operators/common/ini"
 	"github.com/c5c3/openstack-operators/common/osconfig"
+	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/common/workload"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
 )
-
-func volumeByName(t *testing.T, vols []corev1.Volume, name string) *corev1.Volume {
-	t.Helper()
-	for i := range vols {
-		if vols[i].Name == name {
-			return &vols[i]
-		}
-	}
-	return nil
-}
-
-func mountPaths(c corev1.Container) map[string]string {
-	out := map[string]string{}
-	for _, m := range c.VolumeMounts {
-		ro := ""
-		if m.ReadOnly {
-			ro = " ro"
-		}
-		out[m.Name] = m.MountPath + ro
-	}
-	return out
-}
 
 func TestDeploymentVolumes(t *testing.T) {
 	cases := []struct {
@@ -67,21 +46,21 @@ func TestDeploymentVolumes(t *testing.T) {
 			spec := d.Spec.Template.Spec
 			api := spec.Containers[0]
 			if tc.wantMounts != nil {
-				if got := mountPaths(api); !mapsEqual(got, tc.wantMounts) {
+				if got := testenv.Mounts(api); !mapsEqual(got, tc.wantMounts) {
 					t.Errorf("mounts = %v, want %v", got, tc.wantMounts)
 				}
 				if len(spec.Volumes) != len(tc.wantMounts) {
 					t.Errorf("%d volumes for %d mounts", len(spec.Volumes), len(tc.wantMounts))
 				}
 			}
-			if v := volumeByName(t, spec.Volumes, "backends"); v == nil || v.Secret == nil || v.Secret.SecretName != testBackends {
+			if v := testenv.Volume(spec.Volumes, "backends"); v == nil || v.Secret == nil || v.Secret.SecretName != testBackends {
 				t.Errorf("backends volume = %+v", v)
 			}
-			if v := volumeByName(t, spec.Volumes, "config"); v == nil || v.ConfigMap == nil || v.ConfigMap.Name != testConfigMap {
+			if v := testenv.Volume(spec.Volumes, "config"); v == nil || v.ConfigMap == nil || v.ConfigMap.Name != testConfigMap {
 				t.Errorf("config volume = %+v", v)
 			}
 			for _, name := range []string{"staging", "tasks-work"} {
-				v := volumeByName(t, spec.Volumes, name)
+				v := testenv.Volume(spec.Volumes, name)
 				switch {
 				case v == nil || v.EmptyDir == nil:
 					t.Errorf("%s is not an emptyDir: %+v", name, v)
@@ -117,7 +96,7 @@ func mapsEqual(a, b map[string]string) bool {
 func TestCacheSidecar(t *testing.T) {
 	g := full()
 	d := render.Deployment(g, testConfigMap, testBackends, render.Digests{})
-	if v := volumeByName(t, d.Spec.Template.Spec.Volumes, "image-cache"); v == nil || v.EmptyDir == nil ||
+	if v := testenv.Volume(d.Spec.Template.Spec.Volumes, "image-cache"); v == nil || v.EmptyDir == nil ||
 		v.EmptyDir.SizeLimit.Cmp(resource.MustParse("20Gi")) != 0 {
 		t.Errorf("image-cache volume = %+v", v)
 	}
@@ -135,7 +114,7 @@ func TestCacheSidecar(t *testing.T) {
 	if marshal(t, s.Resources) != marshal(t, wantRes) {
 		t.Errorf("sidecar resources = %s", marshal(t, s.Resources))
 	}
-	if got := mountPaths(s); !mapsEqual(got, map[string]string{"config": "/etc/glance/glance-api.conf.d/ ro", "image-cache": "/var/lib/glance/image-cache"}) {
+	if got := testenv.Mounts(s); !mapsEqual(got, map[string]string{"config": "/etc/glance/glance-api.conf.d/ ro", "image-cache": "/var/lib/glance/image-cache"}) {
 		t.Errorf("sidecar mounts = %v", got)
 	}
 	if marshal(t, s.SecurityContext) != marshal(t, workload.RestrictedContainerSecurityContext(render.RunAsID)) {

@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/common/workload"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
@@ -51,7 +52,7 @@ func TestMigrationJobs(t *testing.T) {
 			if tls {
 				wantMounts["db-tls"] = "/etc/glance/db-tls/ ro"
 			}
-			if got := mountPaths(c); !mapsEqual(got, wantMounts) {
+			if got := testenv.Mounts(c); !mapsEqual(got, wantMounts) {
 				t.Errorf("%s mounts = %v, want %v", suffix, got, wantMounts)
 			}
 		}
@@ -115,28 +116,17 @@ func TestDBPurgeCronJob(t *testing.T) {
 			if cj.Name != tc.cronJobName || cj.Name != render.CronJobName(tc.g) || len(cj.Name) > 52 {
 				t.Errorf("name %q, want %q (≤52)", cj.Name, tc.cronJobName)
 			}
+			testenv.CheckPeriodicCronJob(t, cj, testenv.PeriodicCronJob{Schedule: tc.schedule, Suspend: tc.suspend,
+				Component: "db-purge", Instance: tc.g.Name, ManagedBy: "glance-operator", DBTLS: tc.tls})
 			js := cj.Spec.JobTemplate.Spec
-			pod := js.Template.Spec
-			c := pod.Containers[0]
+			c := js.Template.Spec.Containers[0]
 			checks := []struct {
 				what string
 				ok   bool
 			}{
-				{"schedule", cj.Spec.Schedule == tc.schedule},
-				{"suspend", cj.Spec.Suspend != nil && *cj.Spec.Suspend == tc.suspend},
-				{"concurrency Forbid", cj.Spec.ConcurrencyPolicy == "Forbid"},
 				{"history limits unset", cj.Spec.SuccessfulJobsHistoryLimit == nil && cj.Spec.FailedJobsHistoryLimit == nil},
-				{"deadline 3600", js.ActiveDeadlineSeconds != nil && *js.ActiveDeadlineSeconds == 3600},
 				{"no backoffLimit", js.BackoffLimit == nil},
-				{"restart OnFailure", pod.RestartPolicy == corev1.RestartPolicyOnFailure},
-				{"container db-purge", c.Name == "db-purge"},
 				{"command", slices.Equal(c.Command, []string{"/bin/sh", "-eu", "-c", tc.script})},
-				{"env DSN only", len(c.Env) == 1 && c.Env[0].Name == "OS_DATABASE__CONNECTION"},
-				{"pod component", js.Template.Labels["app.kubernetes.io/component"] == "db-purge"},
-				{"common labels on CronJob and job template", cj.Labels["app.kubernetes.io/instance"] == tc.g.Name &&
-					cj.Spec.JobTemplate.Labels["app.kubernetes.io/managed-by"] == "glance-operator"},
-				{"db-tls iff TLS", (volumeByName(t, pod.Volumes, "db-tls") != nil) == tc.tls},
-				{"restricted", *c.SecurityContext.RunAsNonRoot && !*c.SecurityContext.AllowPrivilegeEscalation},
 			}
 			for _, ck := range checks {
 				if !ck.ok {

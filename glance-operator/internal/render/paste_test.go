@@ -6,6 +6,7 @@ import (
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/ini"
+	"github.com/c5c3/openstack-operators/common/testenv"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
 )
@@ -13,14 +14,7 @@ import (
 func paste(t *testing.T, g *glancev1.Glance) ini.File {
 	t.Helper()
 	s, err := render.PasteINI(g)
-	if err != nil {
-		t.Fatalf("PasteINI: %v", err)
-	}
-	f, err := ini.Parse([]byte(s))
-	if err != nil {
-		t.Fatalf("parse: %v", err)
-	}
-	return f
+	return testenv.ParseINI(t, s, err)
 }
 
 func TestPastePipeline(t *testing.T) {

@@ -73,23 +73,9 @@ func TestAdmitsAndDefaultsGlance(t *testing.T) {
 	}
 }
 
-func TestAdmitsAndDefaultsUWSGIBlock(t *testing.T) { glanceKind.AdmitsAndDefaultsUWSGIBlock(t, suite) }
-func TestAdmitsSetValuesUnchanged(t *testing.T)    { glanceKind.AdmitsSetValuesUnchanged(t, suite) }
-func TestEmptySpreadListSurvivesDefaulting(t *testing.T) {
-	glanceKind.EmptySpreadListSurvivesDefaulting(t, suite)
-}
-func TestRefusalAccumulates(t *testing.T) { glanceKind.RefusalAccumulates(t, suite, glanceCatalog) }
-
-func TestFinalizerRemovalAfterPriorityClassDeleted(t *testing.T) {
-	glanceKind.FinalizerRemovalAfterPriorityClassDeleted(t, suite, glancev1.Finalizer)
-}
-
-func TestAdmitsDeprecatedOptionWithWarning(t *testing.T) {
-	glanceKind.AdmitsDeprecatedOptionWithWarning(t, suite, glanceCatalog)
-}
-
-func TestAdmitsReleaseWithoutCatalogWithOneWarning(t *testing.T) {
-	glanceKind.AdmitsReleaseWithoutCatalogWithOneWarning(t, suite, glanceCatalog)
+// The cases the shared service spec brings to every service kind.
+func TestSharedAdmission(t *testing.T) {
+	glanceKind.SharedAdmission(t, suite, glanceCatalog, glancev1.Finalizer)
 }
 
 // Every rule of glance-api.md §5 on a real API server: the shared ones, then
@@ -192,39 +178,28 @@ func admit(t *testing.T, g *glancev1.Glance) []string { t.Helper(); return suite
 
 // What the rules admit, on the edge of each.
 func TestAdmitsGlanceEdges(t *testing.T) {
-	cases := []struct {
-		name string
-		mut  func(g *glancev1.Glance)
-	}{
-		{"name of 43", func(g *glancev1.Glance) { g.Name = strings.Repeat("g", 43) }},
-		{"lengths in code points", func(g *glancev1.Glance) {
+	cases := []at.Edge[*glancev1.Glance]{
+		{Name: "name of 43", Mut: func(g *glancev1.Glance) { g.Name = strings.Repeat("g", 43) }},
+		{Name: "lengths in code points", Mut: func(g *glancev1.Glance) {
 			g.Spec.ImportPlugins = inject(map[string]string{strings.Repeat("\u00e9", 255): strings.Repeat("\u00e9", 255)},
 				strings.Repeat("\u00e9", 255))
 		}},
-		{"decompression unbounded", func(g *glancev1.Glance) {
+		{Name: "decompression unbounded", Mut: func(g *glancev1.Glance) {
 			g.Spec.ImportPlugins = &glancev1.ImportPluginsSpec{Decompression: &glancev1.DecompressionSpec{}}
 			g.Spec.Staging = &glancev1.StagingSpec{Unbounded: true}
 		}},
-		{"exempt sections and the cache middleware without imageCache", func(g *glancev1.Glance) {
+		{Name: "exempt sections and the cache middleware without imageCache", Mut: func(g *glancev1.Glance) {
 			g.Spec.Plugins = []shared.PluginSpec{{ConfigSection: "my_plugin", Config: map[string]string{"k": "v"}}}
 			g.Spec.ExtraConfig = map[string]map[string]string{"my_plugin": {"x": "1"}, "os_glance_tasks_store": {"y": "2"}}
 			g.Spec.Middleware = []shared.MiddlewareSpec{{Name: "cache", FilterFactory: "a:b", Position: shared.MiddlewareAfter}}
 		}},
-		{"every block", func(g *glancev1.Glance) {
+		{Name: "every block", Mut: func(g *glancev1.Glance) {
 			f := fullyValid()
 			f.Name, f.Namespace = g.Name, g.Namespace
 			*g = *f
 		}},
 	}
-	for i, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			g := glanceKind.New(fmt.Sprintf("edge-%02d", i))
-			tc.mut(g)
-			if w := admit(t, g); len(w) != 0 {
-				t.Errorf("warnings %q", w)
-			}
-		})
-	}
+	glanceKind.AdmitsEdges(t, suite, cases)
 }
 
 // Every Glance warning of glance-api.md §5 arrives as an API warning on an

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	at "github.com/c5c3/openstack-operators/common/admission/admissiontest"
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/fixture"
@@ -30,28 +31,12 @@ func TestDefaultEachField(t *testing.T) {
 	if err := Defaulter.Default(context.Background(), g); err != nil {
 		t.Fatal(err)
 	}
-	s := g.Spec
-	wantRes := corev1.ResourceRequirements{
+	at.CheckServiceDefaults(t, &g.Spec.ServiceSpec, "glance", corev1.ResourceRequirements{
 		Requests: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("512Mi"), corev1.ResourceCPU: resource.MustParse("100m")},
 		Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("1Gi"), corev1.ResourceCPU: resource.MustParse("500m")},
-	}
-	cases := []struct {
-		field string
-		ok    bool
-	}{
-		{"deployment.resources", equality.Semantic.DeepEqual(s.Deployment.Resources, wantRes)},
-		{"deployment.replicas", s.Deployment.Replicas == 3},
-		{"cache.backend", s.Cache.Backend == shared.DefaultCacheBackend},
-		{"logging", s.Logging.Format == "text" && s.Logging.Level == "INFO" && s.Logging.Debug != nil && !*s.Logging.Debug},
-		{"serviceUser", s.ServiceUser == shared.ServiceUserSpec{Username: "glance", ProjectName: "service", UserDomainName: "Default",
-			ProjectDomainName: "Default", SecretRef: shared.SecretKeyRef{Name: "glance-service-user", Key: "password"}}},
-		{"apiServer.uwsgi", s.APIServer.UWSGI.Processes == 2 && s.APIServer.UWSGI.Threads == 1 && *s.APIServer.UWSGI.HTTPKeepAlive},
-		{"apiServer.workers untouched", s.APIServer.Workers == nil},
-	}
-	for _, c := range cases {
-		if !c.ok {
-			t.Errorf("%s not defaulted as specified: %+v", c.field, s)
-		}
+	}, g.Spec.APIServer.UWSGI)
+	if g.Spec.APIServer.Workers != nil {
+		t.Errorf("apiServer.workers defaulted to %d", *g.Spec.APIServer.Workers)
 	}
 }
 

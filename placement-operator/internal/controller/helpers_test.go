@@ -9,7 +9,6 @@ import (
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -70,17 +69,16 @@ func secret(t *testing.T, ns, name string, data map[string]string) {
 
 func get(t *testing.T, ns, name string) *placementv1.Placement {
 	t.Helper()
-	var p placementv1.Placement
-	must(t, k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, &p))
-	return &p
+	return placements.Get(t, ns, name)
 }
+
+// placements is the suite's typed accessor.
+var placements = testenv.Kind[placementv1.Placement, *placementv1.Placement]{Suite: suite}
 
 // waitCondition waits until the condition has the status and reason.
 func waitCondition(t *testing.T, ns, name, condType string, status metav1.ConditionStatus, reason string) *placementv1.Placement {
 	t.Helper()
-	p := &placementv1.Placement{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-	suite.WaitCondition(t, p, func() []metav1.Condition { return p.Status.Conditions }, condType, status, reason)
-	return p
+	return placements.Wait(t, ns, name, condType, status, reason)
 }
 
 // provisionDatabase marks Database, User and Grant Ready once they exist.
@@ -111,9 +109,7 @@ func toReady(t *testing.T, ns string, p *placementv1.Placement) *placementv1.Pla
 
 func deployment(t *testing.T, ns, name string) *appsv1.Deployment {
 	t.Helper()
-	var d appsv1.Deployment
-	must(t, k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, &d))
-	return &d
+	return suite.Deployment(t, ns, name)
 }
 
 // eventReasons returns the reasons of the events recorded on a Placement.
@@ -123,7 +119,7 @@ func eventReasons(t *testing.T, ns, name string) map[string]int {
 }
 
 func findCondition(p *placementv1.Placement, t string) *metav1.Condition {
-	return meta.FindStatusCondition(p.Status.Conditions, t)
+	return testenv.Condition(p, t)
 }
 
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }

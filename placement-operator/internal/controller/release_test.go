@@ -7,10 +7,9 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/c5c3/openstack-operators/common/testenv"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
-
-const digest = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
 // poke writes an annotation on the Placement: a pass follows.
 func poke(t *testing.T, ns, name string) {
@@ -68,41 +67,24 @@ func TestReleaseBumpAccepted(t *testing.T) {
 }
 
 func TestReleaseGateRefusals(t *testing.T) {
-	cases := []struct {
-		name, reason string
-		mutate       func(*placementv1.Placement)
-	}{
-		{"downgrade", "DowngradeNotSupported", func(p *placementv1.Placement) {
-			p.Spec.OpenStackRelease, p.Spec.Image.Tag = "2025.1", "2025.1"
-		}},
-		{"skip", "UpgradePathInvalid", func(p *placementv1.Placement) {
-			p.Spec.OpenStackRelease, p.Spec.Image.Tag = "2027.1", "2027.1"
-		}},
-		{"unchanged-digest", "ImageReleaseMismatch", func(p *placementv1.Placement) {
-			p.Spec.OpenStackRelease = "2026.1"
-		}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
+	for _, tc := range testenv.ReleaseRefusals {
+		t.Run(tc.Name, func(t *testing.T) {
 			t.Parallel()
 			ns := namespace(t)
 			inputs(t, ns)
 			p := newPlacement(ns, "placement")
-			p.Spec.Image.Tag, p.Spec.Image.Digest = "", digest
+			if tc.Digest {
+				p.Spec.Image.Tag, p.Spec.Image.Digest = "", testenv.Digest
+			}
 			toReady(t, ns, p)
-			update(t, ns, "placement", func(p *placementv1.Placement) {
-				if tc.name != "unchanged-digest" {
-					p.Spec.Image.Digest = ""
-				}
-				tc.mutate(p)
-			})
-			got := waitCondition(t, ns, "placement", placementv1.ConditionDatabaseReady, metav1.ConditionFalse, tc.reason)
+			update(t, ns, "placement", func(p *placementv1.Placement) { tc.Mutate(&p.Spec.ServiceSpec) })
+			got := waitCondition(t, ns, "placement", placementv1.ConditionDatabaseReady, metav1.ConditionFalse, tc.Reason)
 			if got.Status.InstalledRelease != "2025.2" || got.Status.TargetRelease != "" {
 				t.Errorf("installed %q target %q after a refusal", got.Status.InstalledRelease, got.Status.TargetRelease)
 			}
-			eventually(t, tc.reason+" event", func() error {
-				if eventReasons(t, ns, "placement")[tc.reason] == 0 {
-					return errorf("no %s event", tc.reason)
+			eventually(t, tc.Reason+" event", func() error {
+				if eventReasons(t, ns, "placement")[tc.Reason] == 0 {
+					return errorf("no %s event", tc.Reason)
 				}
 				return nil
 			})

@@ -64,9 +64,8 @@ func TestAdmitsAndDefaultsMinimal(t *testing.T) {
 	}
 }
 
-func TestAdmitsAndDefaultsUWSGIBlock(t *testing.T) { kind.AdmitsAndDefaultsUWSGIBlock(t, suite) }
-
-func TestAdmitsSetValuesUnchanged(t *testing.T) { kind.AdmitsSetValuesUnchanged(t, suite) }
+// The cases the shared service spec brings to every service kind.
+func TestSharedAdmission(t *testing.T) { kind.SharedAdmission(t, suite, cat, placementv1.Finalizer) }
 
 // One invalid Placement per rule of placement-api.md §4.2; Placement has no
 // rule beyond the shared spec's.
@@ -74,27 +73,9 @@ func TestRefusesEveryRule(t *testing.T) {
 	kind.Refuses(t, suite, "refused", kind.ServiceRefusals(cat))
 }
 
-func TestRefusalAccumulates(t *testing.T) { kind.RefusalAccumulates(t, suite, cat) }
-
 func TestUpdateRules(t *testing.T) { kind.Updates(t, suite, "update", kind.ServiceUpdates(cat)) }
-
-func TestAdmitsDeprecatedOptionWithWarning(t *testing.T) {
-	kind.AdmitsDeprecatedOptionWithWarning(t, suite, cat)
-}
-
-func TestAdmitsReleaseWithoutCatalogWithOneWarning(t *testing.T) {
-	kind.AdmitsReleaseWithoutCatalogWithOneWarning(t, suite, cat)
-}
 
 // A manifest without a required field is refused as that field missing.
 func TestRefusesMissingRequiredField(t *testing.T) {
 	kind.RefusesMissing(t, suite, "missing", kind.ServiceMissing())
-}
-
-func TestFinalizerRemovalAfterPriorityClassDeleted(t *testing.T) {
-	kind.FinalizerRemovalAfterPriorityClassDeleted(t, suite, placementv1.Finalizer)
-}
-
-func TestEmptySpreadListSurvivesDefaulting(t *testing.T) {
-	kind.EmptySpreadListSurvivesDefaulting(t, suite)
 }
