@@ -6,7 +6,6 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
@@ -36,11 +35,12 @@ type Periodic struct {
 // PeriodicJob ensures the CronJob and reports the newest terminal run it
 // spawned: the Jobs carrying the CR's labels that the CronJob controls.
 // Suspension outranks a failure; a later success clears an earlier failure.
-// Every terminal run is counted once per UID. The Failed Warning goes with
-// the Failed condition: it is emitted for a run newly seen failed, or when
-// the condition turns Failed for a run seen earlier (a failed run found while
-// suspended warns when the suspension ends, never during it). A failure to
-// write the CronJob is returned with no condition set.
+// Every terminal run is counted once per UID, and a failed one warned once,
+// when it is counted. While the CronJob is suspended nothing is counted: a
+// run that ended during the pause (one started before it) is counted, and
+// warned, once the pause is over, so no Warning arrives while the
+// condition says Suspended. A failure to write the CronJob is returned with
+// no condition set.
 func (r *Reconciler) PeriodicJob(ctx context.Context, s *Scope, desired *batchv1.CronJob, p Periodic) (pipeline.Outcome, error) {
 	if _, err := apply.Ensure(ctx, s.Target.Client, s.Owner, desired, nil); err != nil {
 		return pipeline.Continue(), err
@@ -50,24 +50,20 @@ func (r *Reconciler) PeriodicJob(ctx context.Context, s *Scope, desired *batchv1
 	if err != nil {
 		return pipeline.Continue(), err
 	}
-	wasFailed := false
-	if c := meta.FindStatusCondition(s.Status().Conditions, p.Condition); c != nil {
-		wasFailed = c.Status == metav1.ConditionFalse && c.Reason == p.Failed
-	}
-	failed, fresh := false, false
+	suspended := live.Spec.Suspend != nil && *live.Spec.Suspend
+	failed := false
 	if newest != nil {
 		_, failed, _ = dbsync.Terminal(newest)
-		fresh = r.recordRun(ctx, s, newest, p, failed)
+		if !suspended {
+			r.recordRun(ctx, s, newest, p, failed)
+		}
 	}
 	switch {
-	case live.Spec.Suspend != nil && *live.Spec.Suspend:
+	case suspended:
 		s.SetTrue(p.Condition, p.Suspended, fmt.Sprintf("CronJob %s is suspended: no run is scheduled", live.Name))
 	case failed:
 		_, _, msg := dbsync.Terminal(newest)
 		s.SetFalse(p.Condition, p.Failed, fmt.Sprintf("the newest run, Job %s, failed: %s", newest.Name, msg))
-		if fresh || !wasFailed {
-			r.Recorder.Eventf(s.CR, nil, corev1.EventTypeWarning, p.Failed, "Run", "Job %s failed: %s", newest.Name, msg)
-		}
 	case newest != nil:
 		s.SetTrue(p.Condition, p.Scheduled, fmt.Sprintf("CronJob %s is scheduled (%s); the newest run, Job %s, succeeded", live.Name, live.Spec.Schedule, newest.Name))
 	default:
@@ -107,19 +103,20 @@ func newerJob(a, b *batchv1.Job) bool {
 	return a.Name > b.Name
 }
 
-// recordRun counts a terminal run once per UID and says whether it was new;
-// a deferred count is reported and retried next pass.
-func (r *Reconciler) recordRun(ctx context.Context, s *Scope, job *batchv1.Job, p Periodic, failed bool) bool {
+// recordRun counts a terminal run once and warns once per failed run; a
+// deferred count is reported and retried next pass.
+func (r *Reconciler) recordRun(ctx context.Context, s *Scope, job *batchv1.Job, p Periodic, failed bool) {
 	if s.CR.GetAnnotations()[dbsync.UIDAnnotation(p.Suffix)] == string(job.UID) {
-		return false
+		return
 	}
 	result := dbsync.ResultSucceeded
 	if failed {
 		result = dbsync.ResultFailed
+		_, _, msg := dbsync.Terminal(job)
+		r.Recorder.Eventf(s.CR, nil, corev1.EventTypeWarning, p.Failed, "Run", "Job %s failed: %s", job.Name, msg)
 	}
 	if err := dbsync.RecordAs(ctx, r.Client, s.CR, job, r.Metrics, p.Kind, p.Suffix, result); err != nil {
 		log.FromContext(ctx).Info("deferring metric emission", "kind", p.Kind, "error", err.Error())
 		r.Recorder.Eventf(s.CR, nil, corev1.EventTypeWarning, p.Deferred, "Run", "%s", err.Error())
 	}
-	return true
 }

@@ -3,11 +3,13 @@ package controller_test
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
@@ -27,8 +29,8 @@ func cronJob(t *testing.T, ns, name string) *batchv1.CronJob {
 
 // The clean is suspended while the schema is not at the release (a fresh
 // install included), scheduled once db-sync succeeded, suspended by spec,
-// and reports a failed run. A run that fails while the CronJob is suspended
-// is counted but warns only when the suspension ends: the pause outranks it.
+// and reports a failed run. A run that ends while the CronJob is suspended
+// is counted and warned only once the pause is over: the pause outranks it.
 func TestDBCleanFollowsTheMigrationAndItsRuns(t *testing.T) {
 	t.Parallel()
 	ns := suite.Namespace(t)
@@ -40,12 +42,16 @@ func TestDBCleanFollowsTheMigrationAndItsRuns(t *testing.T) {
 	suite.ProvisionDatabase(t, ns, "barbican")
 
 	waitCondition(t, ns, "barbican", conditions.TypeDatabaseReady, metav1.ConditionFalse, "DBSyncInProgress")
-	waitCondition(t, ns, "barbican", barbicanv1.ConditionDBCleanReady, metav1.ConditionTrue, barbicanv1.ReasonDBCleanSuspended)
+	b := waitCondition(t, ns, "barbican", barbicanv1.ConditionDBCleanReady, metav1.ConditionTrue, barbicanv1.ReasonDBCleanSuspended)
+	if c := condition(b, barbicanv1.ConditionDBCleanReady); !strings.Contains(c.Message, "while the schema converges to 2025.2 (installed: none)") {
+		t.Errorf("DBCleanReady message during the first db-sync: %q", c.Message)
+	}
 	if cj := cronJob(t, ns, "barbican-db-clean"); cj.Spec.Suspend == nil || !*cj.Spec.Suspend {
 		t.Fatal("the CronJob is not suspended during the first db-sync")
 	}
 
 	suite.FinishJob(t, ns, "barbican-db-sync", true)
+	suite.RollOut(t, ns, "barbican") // the health probe then counts the passes
 	waitCondition(t, ns, "barbican", barbicanv1.ConditionDBCleanReady, metav1.ConditionTrue, barbicanv1.ReasonDBCleanScheduled)
 	if cj := cronJob(t, ns, "barbican-db-clean"); cj.Spec.Suspend == nil || *cj.Spec.Suspend {
 		t.Error("the CronJob stays suspended after db-sync")
@@ -58,25 +64,30 @@ func TestDBCleanFollowsTheMigrationAndItsRuns(t *testing.T) {
 	waitCondition(t, ns, "barbican", barbicanv1.ConditionDBCleanReady, metav1.ConditionTrue, barbicanv1.ReasonDBCleanScheduled)
 
 	update(t, ns, "barbican", func(b *barbicanv1.Barbican) { b.Spec.DBClean = &barbicanv1.DBCleanSpec{Suspend: true} })
-	waitCondition(t, ns, "barbican", barbicanv1.ConditionDBCleanReady, metav1.ConditionTrue, barbicanv1.ReasonDBCleanSuspended)
+	b = waitCondition(t, ns, "barbican", barbicanv1.ConditionDBCleanReady, metav1.ConditionTrue, barbicanv1.ReasonDBCleanSuspended)
+	if c := condition(b, barbicanv1.ConditionDBCleanReady); !strings.Contains(c.Message, "is suspended: no run is scheduled") {
+		t.Errorf("DBCleanReady message under spec.dbClean.suspend: %q", c.Message)
+	}
 	if cj := cronJob(t, ns, "barbican-db-clean"); cj.Spec.Suspend == nil || !*cj.Spec.Suspend {
 		t.Error("spec.dbClean.suspend does not suspend the CronJob")
 	}
 
+	hits := testenv.CountProbes(t, api, types.NamespacedName{Namespace: ns, Name: "barbican"})
 	late := suite.CronRun(t, k8s, ns, "barbican-db-clean", "barbican-db-clean-3", false)
-	suite.Eventually(t, "the run that failed while suspended is counted", func() error {
-		if got := get(t, ns, "barbican").Annotations[dbsync.UIDAnnotation("db-clean")]; got != string(late.UID) {
-			return errorf("last counted run %q, want %q", got, late.UID)
-		}
-		return nil
-	})
-	waitCondition(t, ns, "barbican", barbicanv1.ConditionDBCleanReady, metav1.ConditionTrue, barbicanv1.ReasonDBCleanSuspended)
+	suite.QuietPasses(t, get(t, ns, "barbican"), hits) // whole passes ran since the run ended
+	b = waitCondition(t, ns, "barbican", barbicanv1.ConditionDBCleanReady, metav1.ConditionTrue, barbicanv1.ReasonDBCleanSuspended)
+	if got := b.Annotations[dbsync.UIDAnnotation("db-clean")]; got == string(late.UID) {
+		t.Error("a run that ended during the pause was counted during it")
+	}
 	if n := testenv.Emissions(suite.Events(t, ns, "barbican", barbicanv1.ReasonDBCleanJobFailed)); n != 1 {
 		t.Errorf("%d %s emissions while suspended, want the 1 of the first failed run", n, barbicanv1.ReasonDBCleanJobFailed)
 	}
 	update(t, ns, "barbican", func(b *barbicanv1.Barbican) { b.Spec.DBClean = nil })
 	waitCondition(t, ns, "barbican", barbicanv1.ConditionDBCleanReady, metav1.ConditionFalse, barbicanv1.ReasonDBCleanJobFailed)
-	suite.Eventually(t, "a Warning once the suspension ends", func() error {
+	suite.Eventually(t, "counted and warned once the pause is over", func() error {
+		if got := get(t, ns, "barbican").Annotations[dbsync.UIDAnnotation("db-clean")]; got != string(late.UID) {
+			return errorf("last counted run %q, want %q", got, late.UID)
+		}
 		if n := testenv.Emissions(suite.Events(t, ns, "barbican", barbicanv1.ReasonDBCleanJobFailed)); n < 2 {
 			return errorf("%d %s emissions", n, barbicanv1.ReasonDBCleanJobFailed)
 		}
@@ -96,7 +107,10 @@ func TestDBCleanBlockedAfterARefusedRelease(t *testing.T) {
 		b.Spec.OpenStackRelease, b.Spec.Image.Tag = "2027.1", "2027.1"
 	})
 	waitCondition(t, ns, "barbican", conditions.TypeDatabaseReady, metav1.ConditionFalse, conditions.ReasonUpgradePathInvalid)
-	waitCondition(t, ns, "barbican", barbicanv1.ConditionDBCleanReady, metav1.ConditionFalse, barbicanv1.ReasonDBCleanBlocked)
+	b := waitCondition(t, ns, "barbican", barbicanv1.ConditionDBCleanReady, metav1.ConditionFalse, barbicanv1.ReasonDBCleanBlocked)
+	if c := condition(b, barbicanv1.ConditionDBCleanReady); !strings.Contains(c.Message, "the release gate refused (UpgradePathInvalid)") {
+		t.Errorf("DBCleanReady message after a refused release: %q", c.Message)
+	}
 	if cj := cronJob(t, ns, "barbican-db-clean"); cj.Spec.Suspend == nil || !*cj.Spec.Suspend {
 		t.Error("the CronJob runs while the schema is behind the spec")
 	}

@@ -55,14 +55,20 @@ func inputs(t *testing.T, ns string) {
 // capabilities; its pair goes to the Secret bao-approle and its CA to bao-ca.
 func bao(t *testing.T, ns string) *openbao.Server {
 	t.Helper()
+	return baoWith(t, ns, approleSecret, caSecret)
+}
+
+// baoWith is bao with its pair in the Secret approle and its CA in ca.
+func baoWith(t *testing.T, ns, approle, ca string) *openbao.Server {
+	t.Helper()
 	srv := openbao.Start(t)
 	ctx := context.Background()
 	must(t, srv.EnableKV2(ctx, barbicanv1.DefaultKVMountpoint))
 	must(t, srv.WritePolicy(ctx, "barbican-store", storePolicy))
 	roleID, secretID, err := srv.CreateAppRole(ctx, "barbican", openbao.AppRoleOptions{Policies: []string{"barbican-store"}})
 	must(t, err)
-	suite.Secret(t, ns, approleSecret, map[string]string{barbicanv1.KeyRoleID: roleID, barbicanv1.KeySecretID: secretID})
-	suite.Secret(t, ns, caSecret, map[string]string{barbicanv1.KeyCACert: string(srv.CAPEM)})
+	suite.Secret(t, ns, approle, map[string]string{barbicanv1.KeyRoleID: roleID, barbicanv1.KeySecretID: secretID})
+	suite.Secret(t, ns, ca, map[string]string{barbicanv1.KeyCACert: string(srv.CAPEM)})
 	return srv
 }
 

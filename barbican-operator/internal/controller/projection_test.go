@@ -55,18 +55,19 @@ func TestSecondOpenBaoStoreKeepsTheLastProjection(t *testing.T) {
 	waitStore(t, ns, "second", barbicanv1.ConditionConfigProjected, metav1.ConditionFalse, barbicanv1.ReasonWaitingForProjection)
 }
 
-// Replacing the default store projects the new one; the old one leaves the
-// projection with a SecretStoreDetached Warning naming it, and its host
-// leaves the record.
+// Replacing the default store by one on another server projects the new
+// one; the old one leaves the projection with a SecretStoreDetached
+// Warning naming it, and its host leaves the record (and the egress).
 func TestReplacedStoreIsDetachedWithAWarning(t *testing.T) {
 	t.Parallel()
 	ns := suite.Namespace(t)
 	inputs(t, ns)
 	_, srv := toReady(t, ns, newBarbican(ns, "barbican"))
+	other := baoWith(t, ns, "other-approle", "other-ca")
 	sync := suite.JobUID(t, ns, "barbican-db-sync")
 
 	must(t, k8s.Delete(context.Background(), fixture.BrownfieldStore(ns, "vault", "barbican", "", "", "", true)))
-	must(t, k8s.Create(context.Background(), fixture.BrownfieldStore(ns, "vault-b", "barbican", srv.URL, approleSecret, caSecret, true)))
+	must(t, k8s.Create(context.Background(), fixture.BrownfieldStore(ns, "vault-b", "barbican", other.URL, "other-approle", "other-ca", true)))
 	events := suite.WaitEvent(t, ns, "barbican", "SecretStoreDetached", corev1.EventTypeWarning)
 	if !strings.Contains(events[0].Message, "vault left the projection") {
 		t.Errorf("event %q does not name the store", events[0].Message)
@@ -75,6 +76,9 @@ func TestReplacedStoreIsDetachedWithAWarning(t *testing.T) {
 		b := get(t, ns, "barbican")
 		if !slices.Equal(b.Status.ProjectedSecretStores, []string{"vault-b"}) {
 			return errorf("projectedSecretStores = %v", b.Status.ProjectedSecretStores)
+		}
+		if !slices.Equal(b.Status.ProjectedSecretStoreHosts, []string{other.URL}) {
+			return errorf("projectedSecretStoreHosts = %v, want only %s (not %s)", b.Status.ProjectedSecretStoreHosts, other.URL, srv.URL)
 		}
 		return nil
 	})

@@ -9,6 +9,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	crmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
@@ -17,6 +18,7 @@ import (
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
 	"github.com/c5c3/openstack-operators/common/conditions"
 	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/common/testenv/openbao"
 )
 
 // managedToReady drives a Barbican with the default managed store "vault"
@@ -47,11 +49,18 @@ func minted(t *testing.T, ns string) (map[string]string, time.Time, *corev1.Secr
 }
 
 // remints reads barbican_operator_secretstore_remints_total of the store
-// "vault" in ns from the manager's registry.
+// "vault" in ns from the manager's registry, 0 without a series.
 func remints(t *testing.T, ns, trigger string) float64 {
+	t.Helper()
+	return remintSeries(t, ns)[trigger]
+}
+
+// remintSeries are the re-mint series of the store "vault" in ns, by trigger.
+func remintSeries(t *testing.T, ns string) map[string]float64 {
 	t.Helper()
 	families, err := crmetrics.Registry.Gather()
 	must(t, err)
+	out := map[string]float64{}
 	for _, f := range families {
 		if f.GetName() != "barbican_operator_secretstore_remints_total" {
 			continue
@@ -61,12 +70,12 @@ func remints(t *testing.T, ns, trigger string) float64 {
 			for _, l := range m.GetLabel() {
 				labels[l.GetName()] = l.GetValue()
 			}
-			if labels["store"] == "vault" && labels["namespace"] == ns && labels["trigger"] == trigger {
-				return m.GetCounter().GetValue()
+			if labels["store"] == "vault" && labels["namespace"] == ns {
+				out[labels["trigger"]] = m.GetCounter().GetValue()
 			}
 		}
 	}
-	return 0
+	return out
 }
 
 // A managed store provisions through the instance (TokenRequest, Kubernetes
@@ -111,6 +120,46 @@ func TestManagedStoreMintsAndReachesReady(t *testing.T) {
 	if n := remints(t, ns, controller.TriggerProactive) + remints(t, ns, controller.TriggerReactive); n != 0 {
 		t.Errorf("the initial mint was counted: %v", n)
 	}
+
+	// Passes over unchanged inputs write nothing, though the store logs in
+	// and probes its pair on each. Each store pass requests a provisioner
+	// token (§2.4 step 1 runs every pass): a POST that stores no object,
+	// the only one allowed.
+	hits := testenv.CountProbes(t, api, types.NamespacedName{Namespace: ns, Name: "barbican"})
+	suite.QuietPasses(t, get(t, ns, "barbican"), hits)
+	inCache(t, &barbicanv1.Barbican{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "barbican"}})
+	tokens := 0
+	for _, w := range suite.QuietPasses(t, get(t, ns, "barbican"), hits) {
+		if strings.HasPrefix(w, "POST /api/v1/namespaces/"+ns+"/serviceaccounts/bao-provisioner/token") {
+			tokens++
+			continue
+		}
+		t.Errorf("a pass over unchanged inputs wrote: %s", w)
+	}
+	if tokens == 0 {
+		t.Error("no TokenRequest in the window: the store controller did not pass")
+	}
+
+	// An unparseable mint annotation is a fresh start: a new pair, not
+	// counted as a re-mint.
+	sec.Annotations[barbicanv1.AnnotationMintedAt] = "yesterday"
+	must(t, k8s.Update(context.Background(), sec))
+	suite.Eventually(t, "a new pair after an unparseable annotation", func() error {
+		var now corev1.Secret
+		if err := k8s.Get(context.Background(), keyOf(ns, controller.ApproleSecretName("vault")), &now); err != nil {
+			return err
+		}
+		if string(now.Data[barbicanv1.KeySecretID]) == data[barbicanv1.KeySecretID] {
+			return errorf("secret ID not replaced")
+		}
+		if _, err := time.Parse(time.RFC3339, now.Annotations[barbicanv1.AnnotationMintedAt]); err != nil {
+			return errorf("mint annotation: %v", err)
+		}
+		return nil
+	})
+	if n := remints(t, ns, controller.TriggerProactive) + remints(t, ns, controller.TriggerReactive); n != 0 {
+		t.Errorf("a mint after an unparseable annotation was counted: %v", n)
+	}
 }
 
 // With a short secret_id_ttl the store re-mints after two thirds of it,
@@ -152,6 +201,15 @@ func TestManagedStoreReMintsBeforeTheTTL(t *testing.T) {
 	})
 	suite.RollOutAfter(t, ns, "barbican", d0.Generation)
 	waitCondition(t, ns, "barbican", conditions.TypeReady, metav1.ConditionTrue, "AllReady")
+
+	// A deleted store takes its re-mint series with it.
+	must(t, k8s.Delete(context.Background(), stores.New(ns, "vault")))
+	suite.Eventually(t, "the re-mint series dropped", func() error {
+		if series := remintSeries(t, ns); len(series) != 0 {
+			return errorf("re-mint series of the deleted store: %v", series)
+		}
+		return nil
+	})
 }
 
 // A secret ID the server revoked is reported while it is young (the server,
@@ -215,6 +273,17 @@ func TestManagedStoreProvisioningStates(t *testing.T) {
 	managedInstance(t, ns, "notls", 0, "ca")
 	must(t, k8s.Create(ctx, fixture.ManagedStore(ns, "notls", "barbican", "notls", false)))
 	prov("notls", barbicanv1.ReasonWaitingForInstanceTLS)
+
+	// A provisioner that may check but not mint: the mint's 403 is
+	// ProvisioningDenied on CredentialsReady, the instance itself provisioned.
+	nomint := managedInstance(t, ns, "nomint", 0)
+	must(t, nomint.srv.WritePolicy(ctx, openbao.ProvisionerPolicy, `path "sys/mounts/barbican" { capabilities = ["read"] }
+path "auth/approle/role/barbican/role-id" { capabilities = ["read"] }
+`))
+	must(t, k8s.Create(ctx, fixture.ManagedStore(ns, "nomint", "barbican", "nomint", false)))
+	waitStore(t, ns, "nomint", barbicanv1.ConditionCredentialsReady, metav1.ConditionFalse, barbicanv1.ReasonProvisioningDenied)
+	waitStore(t, ns, "nomint", barbicanv1.ConditionProvisioningReady, metav1.ConditionTrue, barbicanv1.ReasonProvisioned)
+	suite.WaitEvent(t, ns, "nomint", barbicanv1.ReasonProvisioningDenied, corev1.EventTypeWarning)
 
 	bare := managedInstance(t, ns, "bare", 0)
 	must(t, bare.srv.DisableMount(ctx, barbicanv1.DefaultKVMountpoint))
