@@ -103,3 +103,18 @@ func TestOnNarrowsToTheCluster(t *testing.T) {
 		}
 	}
 }
+
+// A transient wait carries the skip lines of the previous message, so a
+// skip reported before it is not reported again after it.
+func TestCarryKeepsTheSkipLines(t *testing.T) {
+	skipped := attach.Skipped{"crlf": "value cannot be rendered safely", "tab": "a tab"}
+	prev := attach.Waiting([]string{"fast"}, nil, skipped) + "; keeping the last projection"
+	got := attach.Carry("waiting for the controller", prev)
+	want := "waiting for the controller; crlf skipped: value cannot be rendered safely; tab skipped: a tab"
+	if got != want {
+		t.Errorf("Carry = %q, want %q", got, want)
+	}
+	if got := attach.Carry("waiting", "projected: fast"); got != "waiting" {
+		t.Errorf("Carry without skips = %q", got)
+	}
+}

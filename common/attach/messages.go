@@ -42,6 +42,18 @@ func Waiting(rendered, pending []string, skipped Skipped) string {
 	return strings.Join(parts, "; ")
 }
 
+// Carry appends to msg, a transient wait that evaluates no skip, the skip
+// lines of prev, the condition's previous message: a skip reported before
+// the wait is still known as reported after it (Warn), not warned again.
+func Carry(msg, prev string) string {
+	for _, part := range strings.Split(prev, "; ") {
+		if strings.Contains(part, " skipped: ") {
+			msg += "; " + part
+		}
+	}
+	return msg
+}
+
 // Warn emits reason (a Warning) on parent for each skip that is new: a skip
 // whose line the previous message of the parent's condition (prevMessage)
 // already carries was reported before. The child is the event's related

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"k8s.io/apimachinery/pkg/api/meta"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
@@ -48,6 +49,21 @@ func (p Parents) ChildTarget(ctx context.Context, key client.ObjectKey) string {
 		return ""
 	}
 	return p.TargetCluster(parent)
+}
+
+// Watches is the child controller's side of the same wiring: the children
+// listed through Client, indexed by parent (parentIndex) and by Secret, the
+// parent's Deployment labelled managedBy, and a child's target cluster.
+func (p Parents) Watches(parentIndex, managedBy string) Watches {
+	return Watches{Client: p.Client, NewList: p.NewList, ParentIndex: parentIndex, SecretIndex: p.SecretIndex,
+		ManagedBy: managedBy, TargetCluster: p.ChildTarget}
+}
+
+// For starts the builder of the child controller name for the kind child:
+// only spec and metadata changes of a child wake it, never the status it
+// writes itself.
+func For(mgr ctrl.Manager, name string, child client.Object) *builder.Builder {
+	return ctrl.NewControllerManagedBy(mgr).Named(name).For(child, builder.WithPredicates(watch.SpecOrMetadataChanged()))
 }
 
 // Watch adds the children's watch to b, without a generation filter: their

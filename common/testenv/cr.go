@@ -81,3 +81,12 @@ func ServiceSpec(service string) shared.ServiceSpec {
 		ServiceUser:      shared.ServiceUserSpec{SecretRef: shared.SecretKeyRef{Name: service + "-service-user"}},
 	}
 }
+
+// WebhookFilled sets on a bare service spec what the defaulting webhook
+// would fill that the controller tests rely on: a memcached cache with the
+// default backend and the service user of service in the Default domains.
+func WebhookFilled(s *shared.ServiceSpec, service string) {
+	s.Cache = shared.CacheSpec{Servers: []string{"memcached:11211"}, Backend: shared.DefaultCacheBackend}
+	s.ServiceUser.Username, s.ServiceUser.ProjectName = service, "service"
+	s.ServiceUser.UserDomainName, s.ServiceUser.ProjectDomainName = "Default", "Default"
+}

@@ -15,7 +15,6 @@ import (
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/fixture"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
-	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/conditions"
 	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/common/testenv/openbao"
@@ -35,9 +34,7 @@ const (
 // fields the defaulting webhook would fill.
 func newBarbican(ns, name string) *barbicanv1.Barbican {
 	b := fixture.Bare(ns, name)
-	b.Spec.Cache = shared.CacheSpec{Servers: []string{"memcached:11211"}, Backend: shared.DefaultCacheBackend}
-	b.Spec.ServiceUser.Username, b.Spec.ServiceUser.ProjectName = "barbican", "service"
-	b.Spec.ServiceUser.UserDomainName, b.Spec.ServiceUser.ProjectDomainName = "Default", "Default"
+	testenv.WebhookFilled(&b.Spec.ServiceSpec, "barbican")
 	return b
 }
 

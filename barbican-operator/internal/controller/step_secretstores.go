@@ -43,7 +43,7 @@ func (r *BarbicanReconciler) reconcileSecretStores(ctx context.Context, s *scope
 	urls := storeURLs(ready)
 	s.EgressPorts = render.OpenBaoPorts(union(urls, b.Status.ProjectedSecretStoreHosts))
 	if len(stale) > 0 {
-		s.SetFalse(barbicanv1.ConditionSecretStoresReady, barbicanv1.ReasonWaitingForSecretStores, attach.StaleMessage("BarbicanSecretStore", stale))
+		s.SetFalse(barbicanv1.ConditionSecretStoresReady, barbicanv1.ReasonWaitingForSecretStores, attach.Carry(attach.StaleMessage("BarbicanSecretStore", stale), prevMessage(b)))
 		return pipeline.Continue(), nil
 	}
 	defaults := defaultStores(ready)
@@ -62,7 +62,7 @@ func (r *BarbicanReconciler) reconcileSecretStores(ctx context.Context, s *scope
 		return pipeline.Continue(), err
 	}
 	if read.unchecked != "" {
-		s.SetFalse(barbicanv1.ConditionSecretStoresReady, barbicanv1.ReasonWaitingForSecretStores, read.unchecked+"; keeping the last projection")
+		s.SetFalse(barbicanv1.ConditionSecretStoresReady, barbicanv1.ReasonWaitingForSecretStores, attach.Carry(read.unchecked+"; keeping the last projection", prevMessage(b)))
 		return pipeline.Continue(), nil
 	}
 	skipped := read.skipped

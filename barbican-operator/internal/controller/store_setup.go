@@ -28,14 +28,8 @@ import (
 // every target cluster the resolver engages, the Deployment and the
 // Secrets there are watched too (attach.Watches.OnEngage).
 func (r *StoreReconciler) SetupWithManager(mgr ctrl.Manager, opts operator.ControllerOptions) error {
-	w := attach.Watches{
-		Client: r.Client, NewList: func() client.ObjectList { return &barbicanv1.BarbicanSecretStoreList{} },
-		ParentIndex: IndexBarbicanRef, SecretIndex: IndexStoreSecret, ManagedBy: render.ManagedBy,
-		TargetCluster: parents(r.Client).ChildTarget,
-	}
-	b := ctrl.NewControllerManagedBy(mgr).
-		Named("barbicansecretstore").
-		For(&barbicanv1.BarbicanSecretStore{}, builder.WithPredicates(watch.SpecOrMetadataChanged()))
+	w := parents(r.Client).Watches(IndexBarbicanRef, render.ManagedBy)
+	b := attach.For(mgr, "barbicansecretstore", &barbicanv1.BarbicanSecretStore{})
 	served, err := targetcluster.KindServed(mgr.GetRESTMapper(), InstanceGVK)
 	if err != nil {
 		return err

@@ -9,7 +9,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/attach"
@@ -17,7 +16,6 @@ import (
 	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/secrets"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
-	"github.com/c5c3/openstack-operators/common/watch"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
 )
@@ -133,15 +131,8 @@ func setProjected(conds *[]metav1.Condition, gen int64, ok bool, msg string) {
 // Secrets, on the management cluster and on every target cluster the
 // resolver engages.
 func (r *BackendReconciler) SetupWithManager(mgr ctrl.Manager, opts operator.ControllerOptions) error {
-	w := attach.Watches{
-		Client: r.Client, NewList: func() client.ObjectList { return &glancev1.GlanceBackendList{} },
-		ParentIndex: IndexGlanceRef, SecretIndex: IndexBackendSecret, ManagedBy: render.ManagedBy,
-		TargetCluster: parents(r.Client).ChildTarget,
-	}
-	b := ctrl.NewControllerManagedBy(mgr).
-		Named("glancebackend").
-		For(&glancev1.GlanceBackend{}, builder.WithPredicates(watch.SpecOrMetadataChanged())).
-		WithOptions(opts.Controller())
+	w := parents(r.Client).Watches(IndexGlanceRef, render.ManagedBy)
+	b := attach.For(mgr, "glancebackend", &glancev1.GlanceBackend{}).WithOptions(opts.Controller())
 	if err := w.Complete(b, &glancev1.Glance{}, r, r.Resolver); err != nil {
 		return fmt.Errorf("building glancebackend controller: %w", err)
 	}

@@ -16,7 +16,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/conditions"
 	"github.com/c5c3/openstack-operators/common/configartifact"
 	"github.com/c5c3/openstack-operators/common/dbsync"
@@ -33,9 +32,7 @@ var must = testenv.Must
 // the defaulting webhook would fill.
 func newGlance(ns, name string) *glancev1.Glance {
 	g := fixture.Bare(ns, name)
-	g.Spec.Cache = shared.CacheSpec{Servers: []string{"memcached:11211"}, Backend: shared.DefaultCacheBackend}
-	g.Spec.ServiceUser.Username, g.Spec.ServiceUser.ProjectName = "glance", "service"
-	g.Spec.ServiceUser.UserDomainName, g.Spec.ServiceUser.ProjectDomainName = "Default", "Default"
+	testenv.WebhookFilled(&g.Spec.ServiceSpec, "glance")
 	return g
 }
 

@@ -33,7 +33,7 @@ func (r *GlanceReconciler) reconcileBackends(ctx context.Context, s *scope) (pip
 	s.EgressPorts = render.S3EgressPorts(s3Hosts(attached))
 	ready, pending, stale := attach.Split(attached, glancev1.ConditionCredentialsReady)
 	if len(stale) > 0 {
-		s.SetFalse(glancev1.ConditionBackendsReady, glancev1.ReasonWaitingForBackends, attach.StaleMessage("GlanceBackend", stale))
+		s.SetFalse(glancev1.ConditionBackendsReady, glancev1.ReasonWaitingForBackends, attach.Carry(attach.StaleMessage("GlanceBackend", stale), prevMessage(s.glance)))
 		return pipeline.Continue(), nil
 	}
 	rendered, skipped, err := r.readCredentials(ctx, s, ready)
