@@ -46,28 +46,24 @@ func (r *Reconciler) PeriodicJob(ctx context.Context, s *Scope, desired *batchv1
 		return pipeline.Continue(), err
 	}
 	live := desired
+	if live.Spec.Suspend != nil && *live.Spec.Suspend {
+		s.SetTrue(p.Condition, p.Suspended, fmt.Sprintf("CronJob %s is suspended: no run is scheduled", live.Name))
+		return pipeline.Continue(), nil
+	}
 	newest, err := newestRun(ctx, s.Target.Client, live, s.ID.Labels())
 	if err != nil {
 		return pipeline.Continue(), err
 	}
-	suspended := live.Spec.Suspend != nil && *live.Spec.Suspend
-	failed := false
-	if newest != nil {
-		_, failed, _ = dbsync.Terminal(newest)
-		if !suspended {
-			r.recordRun(ctx, s, newest, p, failed)
-		}
-	}
-	switch {
-	case suspended:
-		s.SetTrue(p.Condition, p.Suspended, fmt.Sprintf("CronJob %s is suspended: no run is scheduled", live.Name))
-	case failed:
-		_, _, msg := dbsync.Terminal(newest)
-		s.SetFalse(p.Condition, p.Failed, fmt.Sprintf("the newest run, Job %s, failed: %s", newest.Name, msg))
-	case newest != nil:
-		s.SetTrue(p.Condition, p.Scheduled, fmt.Sprintf("CronJob %s is scheduled (%s); the newest run, Job %s, succeeded", live.Name, live.Spec.Schedule, newest.Name))
-	default:
+	if newest == nil {
 		s.SetTrue(p.Condition, p.Scheduled, fmt.Sprintf("CronJob %s is scheduled (%s); no run has finished yet", live.Name, live.Spec.Schedule))
+		return pipeline.Continue(), nil
+	}
+	_, failed, msg := dbsync.Terminal(newest)
+	r.recordRun(ctx, s, newest, p, failed, msg)
+	if failed {
+		s.SetFalse(p.Condition, p.Failed, fmt.Sprintf("the newest run, Job %s, failed: %s", newest.Name, msg))
+	} else {
+		s.SetTrue(p.Condition, p.Scheduled, fmt.Sprintf("CronJob %s is scheduled (%s); the newest run, Job %s, succeeded", live.Name, live.Spec.Schedule, newest.Name))
 	}
 	return pipeline.Continue(), nil
 }
@@ -103,16 +99,15 @@ func newerJob(a, b *batchv1.Job) bool {
 	return a.Name > b.Name
 }
 
-// recordRun counts a terminal run once and warns once per failed run; a
-// deferred count is reported and retried next pass.
-func (r *Reconciler) recordRun(ctx context.Context, s *Scope, job *batchv1.Job, p Periodic, failed bool) {
+// recordRun counts a terminal run once and warns once per failed run (msg
+// says why it failed); a deferred count is reported and retried next pass.
+func (r *Reconciler) recordRun(ctx context.Context, s *Scope, job *batchv1.Job, p Periodic, failed bool, msg string) {
 	if s.CR.GetAnnotations()[dbsync.UIDAnnotation(p.Suffix)] == string(job.UID) {
 		return
 	}
 	result := dbsync.ResultSucceeded
 	if failed {
 		result = dbsync.ResultFailed
-		_, _, msg := dbsync.Terminal(job)
 		r.Recorder.Eventf(s.CR, nil, corev1.EventTypeWarning, p.Failed, "Run", "Job %s failed: %s", job.Name, msg)
 	}
 	if err := dbsync.RecordAs(ctx, r.Client, s.CR, job, r.Metrics, p.Kind, p.Suffix, result); err != nil {

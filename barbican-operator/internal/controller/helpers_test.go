@@ -81,6 +81,14 @@ func brownfield(t *testing.T, ns, barbican string, srv *openbao.Server) *barbica
 // to Ready=True through the simulators.
 func toReady(t *testing.T, ns string, b *barbicanv1.Barbican) (*barbicanv1.Barbican, *openbao.Server) {
 	t.Helper()
+	srv := install(t, ns, b)
+	return waitCondition(t, ns, b.Name, conditions.TypeReady, metav1.ConditionTrue, "AllReady"), srv
+}
+
+// install creates b with a brownfield store on a real server and drives
+// the simulators through db-sync and the rollout, not waiting for Ready.
+func install(t *testing.T, ns string, b *barbicanv1.Barbican) *openbao.Server {
+	t.Helper()
 	srv := bao(t, ns)
 	api.Set(ns, b.Name, testenv.FakeAPI(t, http.StatusOK, 0))
 	brownfield(t, ns, b.Name, srv)
@@ -88,7 +96,7 @@ func toReady(t *testing.T, ns string, b *barbicanv1.Barbican) (*barbicanv1.Barbi
 	suite.ProvisionDatabase(t, ns, b.Name)
 	suite.FinishJob(t, ns, b.Name+"-db-sync", true)
 	suite.RollOut(t, ns, b.Name)
-	return waitCondition(t, ns, b.Name, conditions.TypeReady, metav1.ConditionTrue, "AllReady"), srv
+	return srv
 }
 
 // barbicans and stores are the suite's typed accessors.

@@ -2,7 +2,6 @@ package controller_test
 
 import (
 	"context"
-	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -27,15 +26,10 @@ func TestGatewayAndAutoscalingOnAndOff(t *testing.T) {
 	ctx := context.Background()
 	ns := suite.Namespace(t)
 	inputs(t, ns)
-	brownfield(t, ns, "barbican", bao(t, ns))
 	b := newBarbican(ns, "barbican")
 	b.Spec.Gateway = &shared.GatewaySpec{Hostname: "barbican.example.org", ParentRef: shared.GatewayParentRef{Name: "public", Namespace: "gateways"}}
 	b.Spec.Autoscaling = &shared.AutoscalingSpec{MaxReplicas: 5, TargetCPUUtilization: new(int32(70))}
-	api.Set(ns, b.Name, testenv.FakeAPI(t, http.StatusOK, 0))
-	must(t, k8s.Create(ctx, b))
-	suite.ProvisionDatabase(t, ns, b.Name)
-	suite.FinishJob(t, ns, b.Name+"-db-sync", true)
-	suite.RollOut(t, ns, b.Name)
+	install(t, ns, b)
 	key := client.ObjectKey{Namespace: ns, Name: b.Name}
 	suite.Eventually(t, "route accepted", func() error { return testenv.RouteAccepted(ctx, k8s, key, true) })
 	b = waitCondition(t, ns, b.Name, conditions.TypeReady, metav1.ConditionTrue, "AllReady")

@@ -152,7 +152,7 @@ func (r *BarbicanReconciler) readStores(ctx context.Context, s *scope, ready []b
 				out.skipped[st.Name] = msg
 				continue
 			}
-			if pairDigest(sec.Data[barbicanv1.KeyRoleID], sec.Data[barbicanv1.KeySecretID]) != st.Status.CredentialsHash {
+			if !validated(st, sec.Data) {
 				out.unchecked = fmt.Sprintf("BarbicanSecretStore %s has not yet checked the pair now in Secret %s", st.Name, in.credentials)
 			}
 			rs.RoleID = string(sec.Data[barbicanv1.KeyRoleID])
@@ -167,13 +167,15 @@ func (r *BarbicanReconciler) readStores(ctx context.Context, s *scope, ready []b
 // validatedBy says whether an attached store reading the credentials Secret
 // name validated the pair it holds now.
 func validatedBy(attached []barbicanv1.BarbicanSecretStore, name string, data map[string][]byte) bool {
-	digest := pairDigest(data[barbicanv1.KeyRoleID], data[barbicanv1.KeySecretID])
-	for i := range attached {
-		if inputsOf(&attached[i]).credentials == name && attached[i].Status.CredentialsHash == digest {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(attached, func(st barbicanv1.BarbicanSecretStore) bool {
+		return inputsOf(&st).credentials == name && validated(&st, data)
+	})
+}
+
+// validated says whether st's controller validated the pair in data
+// (status.credentialsHash).
+func validated(st *barbicanv1.BarbicanSecretStore, data map[string][]byte) bool {
+	return pairDigest(data[barbicanv1.KeyRoleID], data[barbicanv1.KeySecretID]) == st.Status.CredentialsHash
 }
 
 // storeInputs names the Secrets a store's rendering reads.
