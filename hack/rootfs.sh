@@ -4,7 +4,7 @@
 # machine's own (bookworm ships Zed). Cached next to the tools, keyed by the
 # suite and the package list; prints the root's path on stdout.
 #   hack/rootfs.sh [sid]
-# Debian's sid carries 2026.2 (placement 16, glance 33, uwsgi 2.0.31).
+# Debian's sid carries 2026.2 (placement 16, glance 33, barbican 23, uwsgi 2.0.31).
 # The suites start the services inside it with chroot in a private mount
 # namespace (e2e/localsvc), against the machine's MariaDB, memcached,
 # Keystone and S3 server on loopback.
@@ -24,8 +24,10 @@ esac
 # What the suites run inside: the services and their manage commands (the
 # *-common packages), uwsgi with its python3 and http plugins, the drivers
 # the rendered configuration names (PyMySQL, boto3 for Glance's S3 store).
+# Barbican too: the machine's bookworm barbican (Zed) has no
+# barbican.wsgi.api module, which the operator's argv names.
 packages=(python3-placement placement-common python3-glance glance-common glance-api python3-boto3
-  python3-pymysql mariadb-client uwsgi-core uwsgi-plugin-python3)
+  python3-barbican barbican-common python3-pymysql mariadb-client uwsgi-core uwsgi-plugin-python3)
 key=$(printf '%s\n' "$suite" "$ROOTFS_EPOCH" "${packages[@]}" | sha256sum | cut -c1-12)
 dir="$TOOLS_DIR/rootfs/$suite-$key"
 if [ -f "$dir/.ready" ]; then
@@ -50,10 +52,10 @@ mkdir -p "$(dirname "$dir")"
 mmdebstrap --quiet --variant=apt --mode=root \
   --aptopt='Acquire::Check-Valid-Until "false"' \
   --include="$(IFS=,; echo "${packages[*]}")" \
-  --essential-hook='printf "%s\n" "placement-common placement/configure_db boolean false" "glance-common glance/configure_db boolean false" "glance-common glance/configure_ksat boolean false" "glance-api glance/configure_ksat boolean false" | chroot "$1" debconf-set-selections || true' \
+  --essential-hook='printf "%s\n" "placement-common placement/configure_db boolean false" "glance-common glance/configure_db boolean false" "glance-common glance/configure_ksat boolean false" "glance-api glance/configure_ksat boolean false" "barbican-common barbican/configure_db boolean false" "barbican-common barbican/configure_ksat boolean false" | chroot "$1" debconf-set-selections || true' \
   --customize-hook='printf "127.0.0.1 localhost\n::1 localhost\n" > "$1/etc/hosts"' \
   "$suite" "$dir.tmp" >&2
-for f in /usr/bin/placement-manage /usr/bin/glance-manage /usr/bin/uwsgi /usr/lib/uwsgi/plugins/python3_plugin.so \
+for f in /usr/bin/placement-manage /usr/bin/glance-manage /usr/bin/barbican-manage /usr/bin/uwsgi /usr/lib/uwsgi/plugins/python3_plugin.so \
   /usr/lib/uwsgi/plugins/http_plugin.so; do
   [ -e "$dir.tmp$f" ] || { echo "hack/rootfs.sh: $suite root has no $f" >&2; exit 1; }
 done

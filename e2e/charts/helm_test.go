@@ -100,6 +100,16 @@ func renderAs(t *testing.T, c chart, release, namespace string, args ...string) 
 func decode(t *testing.T, manifests string) map[string]*unstructured.Unstructured {
 	t.Helper()
 	objs := map[string]*unstructured.Unstructured{}
+	for _, u := range decodeList(t, manifests) {
+		objs[u.GetKind()+"/"+u.GetName()] = u
+	}
+	return objs
+}
+
+// decodeList decodes every object of a rendering, in order.
+func decodeList(t *testing.T, manifests string) []*unstructured.Unstructured {
+	t.Helper()
+	var objs []*unstructured.Unstructured
 	dec := utilyaml.NewYAMLOrJSONDecoder(strings.NewReader(manifests), 4096)
 	for {
 		u := &unstructured.Unstructured{}
@@ -110,10 +120,9 @@ func decode(t *testing.T, manifests string) map[string]*unstructured.Unstructure
 		if err != nil {
 			t.Fatalf("decoding rendered manifests: %v", err)
 		}
-		if len(u.Object) == 0 {
-			continue
+		if len(u.Object) != 0 {
+			objs = append(objs, u)
 		}
-		objs[u.GetKind()+"/"+u.GetName()] = u
 	}
 	return objs
 }

@@ -16,7 +16,7 @@ import (
 )
 
 // operators are the modules an image is built for.
-var operators = []string{"placement-operator", "glance-operator"}
+var operators = []string{"placement-operator", "glance-operator", "barbican-operator"}
 
 // TestOperatorImages builds each real operator binary, assembles its image,
 // inspects it the way a runtime would read it, and runs the binary taken

@@ -47,6 +47,18 @@ func inputs(t *testing.T, ns string) {
 	})
 }
 
+// withParent starts a parallel test in a fresh namespace that holds the
+// Barbican "barbican" and its inputs, for the test's stores to attach to.
+func withParent(t *testing.T) (context.Context, string) {
+	t.Helper()
+	t.Parallel()
+	ctx := context.Background()
+	ns := suite.Namespace(t)
+	inputs(t, ns)
+	must(t, k8s.Create(ctx, newBarbican(ns, "barbican")))
+	return ctx, ns
+}
+
 // bao starts a real server set up as a brownfield one: a KV v2 mount
 // barbican and an AppRole barbican whose policy holds the five
 // capabilities; its pair goes to the Secret bao-approle and its CA to bao-ca.

@@ -6,10 +6,13 @@ import (
 	"testing"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/controller"
+	"github.com/c5c3/openstack-operators/barbican-operator/internal/fixture"
 	"github.com/c5c3/openstack-operators/common/testenv/openbao"
 )
 
@@ -17,9 +20,11 @@ import (
 // a real server whose certificate names <instance>.<ns>.svc (reached
 // through the manager's --resolve table), set up as ConfigureManaged says,
 // its provisioner ServiceAccount, its CA Secret and an OpenBaoCluster
-// marked Available.
+// marked Available; and the namespace's TokenRequest Role that the chart
+// grants the operator for each of rbac.secretStoreNamespaces.
 type instance struct {
 	name string
+	host string // host:port the operator dials
 	srv  *openbao.Server
 	kube *openbao.Kube
 }
@@ -45,6 +50,9 @@ func managedInstance(t *testing.T, ns, name string, ttl time.Duration, without .
 	for _, w := range without {
 		skip[w] = true
 	}
+	if !skip["tokenrole"] {
+		grantTokenRequest(t, ns)
+	}
 	if !skip["serviceaccount"] {
 		must(t, kube.CreateServiceAccount(ctx, ns, controller.ProvisionerName(name)))
 	}
@@ -54,7 +62,27 @@ func managedInstance(t *testing.T, ns, name string, ttl time.Duration, without .
 	if !skip["cluster"] {
 		createInstance(t, ns, name, !skip["available"])
 	}
-	return &instance{name: name, srv: srv, kube: kube}
+	return &instance{name: name, host: host + ":8200", srv: srv, kube: kube}
+}
+
+// record puts a Recorder between the operator and the instance's server.
+func (in *instance) record(t *testing.T) *openbao.Recorder {
+	t.Helper()
+	rec := in.srv.Record(t)
+	suite.Resolve.Map(in.host, rec.Addr)
+	return rec
+}
+
+// grantTokenRequest binds the chart's TokenRequest Role in ns to the
+// suite manager's ServiceAccount, once per namespace.
+func grantTokenRequest(t *testing.T, ns string) {
+	t.Helper()
+	role, binding := fixture.TokenRequestRBAC(ns, operatorNamespace, operatorSA)
+	for _, o := range []client.Object{role, binding} {
+		if err := k8s.Create(context.Background(), o); err != nil && !apierrors.IsAlreadyExists(err) {
+			t.Fatal(err)
+		}
+	}
 }
 
 // createInstance creates the OpenBaoCluster and sets its Available condition.

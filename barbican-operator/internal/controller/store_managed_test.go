@@ -8,6 +8,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	crmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
@@ -244,11 +245,7 @@ func TestManagedStoreReMintsARevokedSecretID(t *testing.T) {
 
 // Each provisioning state of a managed store against a real instance.
 func TestManagedStoreProvisioningStates(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	ns := suite.Namespace(t)
-	inputs(t, ns)
-	must(t, k8s.Create(ctx, newBarbican(ns, "barbican")))
+	ctx, ns := withParent(t)
 	prov := func(store, reason string) {
 		t.Helper()
 		waitStore(t, ns, store, barbicanv1.ConditionProvisioningReady, metav1.ConditionFalse, reason)
@@ -309,6 +306,36 @@ path "auth/approle/role/barbican/role-id" { capabilities = ["read"] }
 	}, nil))
 	must(t, k8s.Create(ctx, fixture.ManagedStore(ns, "denied", "barbican", "denied", false)))
 	prov("denied", barbicanv1.ReasonProvisioningDenied)
+}
+
+// In a namespace that the chart's rbac.secretStoreNamespaces does not list,
+// the operator (holding only the generated ClusterRole) may not request
+// the provisioner's token: the API server's 403 is ProvisioningDenied,
+// naming the namespace, and nothing is minted. Once the chart's Role is
+// bound there, the next pass provisions and mints.
+func TestProvisionerTokenForbidden(t *testing.T) {
+	ctx, ns := withParent(t)
+	managedInstance(t, ns, "vault", 0, "tokenrole")
+	must(t, k8s.Create(ctx, fixture.ManagedStore(ns, "vault", "barbican", "vault", true)))
+
+	st := waitStore(t, ns, "vault", barbicanv1.ConditionProvisioningReady, metav1.ConditionFalse, barbicanv1.ReasonProvisioningDenied)
+	if msg := storeCondition(st, barbicanv1.ConditionProvisioningReady).Message; !strings.Contains(msg, "TokenRequest") ||
+		!strings.Contains(msg, "rbac.secretStoreNamespaces must list "+ns) {
+		t.Errorf("ProvisioningReady message %q does not say which TokenRequest was refused and what to list", msg)
+	}
+	if c := storeCondition(st, barbicanv1.ConditionCredentialsReady); c == nil || c.Reason != barbicanv1.ReasonProvisioningDenied {
+		t.Errorf("CredentialsReady %v, want ProvisioningDenied", c)
+	}
+	suite.WaitEvent(t, ns, "vault", barbicanv1.ReasonProvisioningDenied, corev1.EventTypeWarning)
+	var s corev1.Secret
+	if err := k8s.Get(ctx, keyOf(ns, controller.ApproleSecretName("vault")), &s); !apierrors.IsNotFound(err) {
+		t.Errorf("AppRole Secret after a refused TokenRequest: %v", err)
+	}
+
+	grantTokenRequest(t, ns)
+	pokeStore(t, ns, "vault")
+	waitStore(t, ns, "vault", barbicanv1.ConditionCredentialsReady, metav1.ConditionTrue, barbicanv1.ReasonCredentialsAvailable)
+	minted(t, ns)
 }
 
 // pokeStore writes an annotation on the store: a pass follows.

@@ -24,7 +24,9 @@ import (
 // API health probe hits a local HTTP stand-in per test, since no
 // barbican-api runs here. The store controller talks to a real
 // OpenBao-compatible server (Vault, common/testenv/openbao) per test. The
-// OpenBaoCluster CRD is a minimal stand-in (testdata/crd).
+// OpenBaoCluster CRD is a minimal stand-in (testdata/crd). The manager
+// acts as a ServiceAccount that holds the generated ClusterRole and, in the
+// namespaces of managed stores, the TokenRequest Role the chart grants.
 var (
 	k8s        client.Client
 	cfg        *rest.Config
@@ -36,11 +38,17 @@ var (
 
 func TestMain(m *testing.M) {
 	crds := []string{filepath.Join("..", "..", "config", "crd"), filepath.Join("testdata", "crd")}
-	os.Exit(runsuite.Main(m, suite, crds, manager.Operator, "barbican-system", api,
+	os.Exit(runsuite.Main(m, suite, crds, filepath.Join("..", "..", "config", "rbac", "role.yaml"), manager.Operator, operatorNamespace, api,
 		func(r *controller.BarbicanReconciler, c *rest.Config) { reconciler, cfg, k8s = r, c, suite.Client }))
 }
 
-const clusterDomain = runsuite.ClusterDomain
+const (
+	clusterDomain = runsuite.ClusterDomain
+	// operatorNamespace and operatorSA are the identity the suite's manager
+	// acts as: operatorSA is named after the generated ClusterRole.
+	operatorNamespace = "barbican-system"
+	operatorSA        = "barbican-operator"
+)
 
 // dumpBarbicans prints every Barbican's and store's conditions.
 func dumpBarbicans() string {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	openbaotest "github.com/c5c3/openstack-operators/common/testenv/openbao"
 )
 
 // wantCalls are the requests of one brownfield pass: login, capability
@@ -37,7 +39,7 @@ func brownfieldPass(t *testing.T, c *Client, b brownfield) {
 
 // checkCalls compares what the proxy saw with wantCalls: methods, paths, the
 // namespace header and the token header (none on the login).
-func checkCalls(t *testing.T, got []recorded, namespace, rootToken string) {
+func checkCalls(t *testing.T, got []openbaotest.Request, namespace, rootToken string) {
 	t.Helper()
 	if len(got) != len(wantCalls) {
 		t.Fatalf("the proxy saw %d requests, want %d: %+v", len(got), len(wantCalls), got)
@@ -65,20 +67,20 @@ func checkCalls(t *testing.T, got []recorded, namespace, rootToken string) {
 
 func TestNamespaceHeaderOnlyWhenConfigured_ProxyOnlyRecords(t *testing.T) {
 	b := startBrownfield(t)
-	p := startRecordingProxy(t, b.srv)
+	p := b.srv.Record(t)
 	for _, namespace := range []string{"", "team-a/barbican"} {
-		c := mustNew(t, Config{URL: p.URL, CAPEM: p.CAPEM, Namespace: namespace})
+		c := mustNew(t, Config{URL: p.URL, CAPEM: b.srv.CAPEM, Namespace: namespace})
 		brownfieldPass(t, c, b)
-		checkCalls(t, p.take(), namespace, "")
+		checkCalls(t, p.Take(), namespace, "")
 	}
 }
 
 func TestPoisonedEnvironmentHasNoEffect_ProxyOnlyRecords(t *testing.T) {
 	b := startBrownfield(t)
-	p := startRecordingProxy(t, b.srv)
+	p := b.srv.Record(t)
 	dir := t.TempDir()
 	proxyCA := filepath.Join(dir, "ca.crt")
-	if err := os.WriteFile(proxyCA, p.CAPEM, 0o600); err != nil {
+	if err := os.WriteFile(proxyCA, b.srv.CAPEM, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	closed := "https://127.0.0.1:1"
@@ -88,7 +90,7 @@ func TestPoisonedEnvironmentHasNoEffect_ProxyOnlyRecords(t *testing.T) {
 		"TOKEN":             b.srv.RootToken,
 		"NAMESPACE":         "poisoned",
 		"CACERT":            proxyCA,
-		"CACERT_BYTES":      string(p.CAPEM),
+		"CACERT_BYTES":      string(b.srv.CAPEM),
 		"CAPATH":            dir,
 		"CLIENT_CERT":       filepath.Join(dir, "missing.crt"),
 		"CLIENT_KEY":        filepath.Join(dir, "missing.key"),
@@ -110,10 +112,10 @@ func TestPoisonedEnvironmentHasNoEffect_ProxyOnlyRecords(t *testing.T) {
 	}
 
 	t.Run("address, token, namespace, timeout, wrapping and rate limit come from Config", func(t *testing.T) {
-		c := mustNew(t, Config{URL: p.URL, CAPEM: p.CAPEM})
+		c := mustNew(t, Config{URL: p.URL, CAPEM: b.srv.CAPEM})
 		brownfieldPass(t, c, b)
 		brownfieldPass(t, c, b) // a second pass: the poisoned rate limit would block it
-		got := p.take()
+		got := p.Take()
 		if len(got) != 2*len(wantCalls) {
 			t.Fatalf("the proxy saw %d requests for two passes, want %d: %+v", len(got), 2*len(wantCalls), got)
 		}
@@ -131,14 +133,14 @@ func TestPoisonedEnvironmentHasNoEffect_ProxyOnlyRecords(t *testing.T) {
 		wantKind(t, err, Unreachable, "wrong CA with BAO_SKIP_VERIFY set")
 	})
 	t.Run("no retries from the environment", func(t *testing.T) {
-		p.take()
+		p.Take()
 		b.srv.Stop() // the proxy now answers 502, a status retryablehttp retries
-		c := mustNew(t, Config{URL: p.URL, CAPEM: p.CAPEM})
+		c := mustNew(t, Config{URL: p.URL, CAPEM: b.srv.CAPEM})
 		_, err := c.AppRoleLogin(context.Background(), b.roleID, b.secretID)
 		if status := wantKind(t, err, Unreachable, "backend stopped behind the proxy"); status != http.StatusBadGateway {
 			t.Fatalf("status %d, want 502 from the proxy", status)
 		}
-		if got := p.take(); len(got) != 1 {
+		if got := p.Take(); len(got) != 1 {
 			t.Fatalf("the proxy saw %d requests for one call, want 1 (no retries)", len(got))
 		}
 	})

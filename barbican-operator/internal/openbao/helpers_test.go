@@ -10,11 +10,6 @@ import (
 	"encoding/pem"
 	"errors"
 	"math/big"
-	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
-	"sync"
 	"testing"
 	"time"
 
@@ -89,52 +84,4 @@ func otherCAPEM(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
-}
-
-// recorded is one request as the proxy saw it.
-type recorded struct {
-	Method, Path string
-	Header       http.Header
-}
-
-// recordingProxy forwards every request unchanged to the real server and
-// only records it: method, path and headers.
-type recordingProxy struct {
-	URL   string
-	CAPEM []byte
-
-	mu       sync.Mutex
-	requests []recorded
-}
-
-func startRecordingProxy(t *testing.T, srv *openbaotest.Server) *recordingProxy {
-	t.Helper()
-	target, err := url.Parse(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &recordingProxy{}
-	forward := &httputil.ReverseProxy{
-		Rewrite:   func(r *httputil.ProxyRequest) { r.SetURL(target) },
-		Transport: srv.HTTPClient().Transport,
-	}
-	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p.mu.Lock()
-		p.requests = append(p.requests, recorded{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone()})
-		p.mu.Unlock()
-		forward.ServeHTTP(w, r)
-	}))
-	t.Cleanup(ts.Close)
-	p.URL = ts.URL
-	p.CAPEM = pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ts.Certificate().Raw})
-	return p
-}
-
-// take returns the requests recorded so far and forgets them.
-func (p *recordingProxy) take() []recorded {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	out := p.requests
-	p.requests = nil
-	return out
 }

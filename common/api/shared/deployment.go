@@ -22,8 +22,10 @@ type DeploymentSpec struct {
 	// +kubebuilder:default=3
 	// +optional
 	Replicas int32 `json:"replicas,omitempty"`
-	// Resources of the API container; the webhook fills requests 100m/512Mi and
-	// limits 500m/1Gi when both maps are empty.
+	// Resources of the API container; when both maps are empty the webhook
+	// fills the service's defaults: requests 100m/512Mi and limits 500m/1Gi
+	// for Placement and Glance, requests 100m/256Mi and limits 500m/512Mi for
+	// Barbican.
 	// +optional
 	Resources corev1.ResourceRequirements `json:"resources,omitempty"`
 	// TerminationGracePeriodSeconds of the pods; 30 when unset.

@@ -48,6 +48,7 @@ type Server struct {
 	RootToken string
 
 	client   *http.Client
+	tls      serverTLS
 	cmd      *exec.Cmd
 	exited   chan struct{}
 	logPath  string
@@ -153,6 +154,7 @@ ui            = false
 		URL:     "https://" + addr,
 		CAPEM:   pki.caPEM,
 		client:  newHTTPClient(pool),
+		tls:     pki,
 		exited:  make(chan struct{}),
 		logPath: filepath.Join(dir, fmt.Sprintf("vault-%d.log", port)),
 	}

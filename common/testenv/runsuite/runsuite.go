@@ -37,11 +37,13 @@ const (
 // Main is an operator's controller suite's TestMain: it starts a real
 // kube-apiserver and etcd with the CRDs in crdDirs (the operator's, then
 // any the tests add for kinds it reads), fills s.Client, runs the
-// operator's real manager (op through common/manager, webhooks off) on a
-// config whose transport s.Writes counts, probes the API at probes' URLs,
+// operator's real manager (op through common/manager, webhooks off) as a
+// ServiceAccount of operatorNamespace holding only the generated
+// ClusterRole in roleFile, on a config whose transport s.Writes counts,
+// probes the API at probes' URLs,
 // hands the reconciler and the config to ready, and runs the tests.
 // TEST_VERBOSE=1 logs everything.
-func Main[R service.Host](m *testing.M, s *testenv.Suite, crdDirs []string, op cmanager.Operator[R], operatorNamespace string,
+func Main[R service.Host](m *testing.M, s *testenv.Suite, crdDirs []string, roleFile string, op cmanager.Operator[R], operatorNamespace string,
 	probes *testenv.ProbeURLs, ready func(R, *rest.Config)) int {
 	level := zapcore.Level(2)
 	if os.Getenv("TEST_VERBOSE") != "" {
@@ -59,7 +61,10 @@ func Main[R service.Host](m *testing.M, s *testenv.Suite, crdDirs []string, op c
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	mgrCfg := rest.CopyConfig(cfg)
+	mgrCfg, err := asOperator(ctx, s.Client, cfg, roleFile, operatorNamespace)
+	if err != nil {
+		return fail(err)
+	}
 	mgrCfg.Wrap(s.Writes.Wrap)
 	opts := &cmanager.Options{
 		MetricsAddr: "0", ProbeAddr: "0", SyncPeriod: 10 * time.Minute, ClustersNamespace: ClustersNamespace,

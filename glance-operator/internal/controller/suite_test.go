@@ -33,7 +33,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(runsuite.Main(m, suite, []string{filepath.Join("..", "..", "config", "crd")}, manager.Operator, "glance-system", api,
+	os.Exit(runsuite.Main(m, suite, []string{filepath.Join("..", "..", "config", "crd")}, filepath.Join("..", "..", "config", "rbac", "role.yaml"), manager.Operator, "glance-system", api,
 		func(r *controller.GlanceReconciler, c *rest.Config) { reconciler, cfg, k8s = r, c, suite.Client }))
 }
 

@@ -28,7 +28,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(runsuite.Main(m, suite, []string{filepath.Join("..", "..", "config", "crd")}, manager.Operator, "placement-system", api,
+	os.Exit(runsuite.Main(m, suite, []string{filepath.Join("..", "..", "config", "crd")}, filepath.Join("..", "..", "config", "rbac", "role.yaml"), manager.Operator, "placement-system", api,
 		func(r *controller.PlacementReconciler, c *rest.Config) { reconciler, cfg, k8s = r, c, suite.Client }))
 }
 

@@ -1,0 +1,37 @@
+// Package docs keeps docs/barbican in step with the operator's code (see
+// common/docscheck): the generated CRD reference of both kinds, the reason,
+// event and flag tables, the troubleshooting sections, the pipeline diagram
+// and the links.
+package docs
+
+import (
+	"flag"
+	"testing"
+
+	"github.com/c5c3/openstack-operators/barbican-operator/internal/controller"
+	"github.com/c5c3/openstack-operators/barbican-operator/internal/manager"
+	"github.com/c5c3/openstack-operators/common/docscheck"
+	cmanager "github.com/c5c3/openstack-operators/common/manager"
+)
+
+var update = flag.Bool("update", false, "rewrite docs/barbican/crd-reference.md and the guide's pipeline diagram")
+
+func TestDocs(t *testing.T) {
+	docscheck.Suite{
+		Root:    "../../..",
+		Service: "barbican", Title: "Barbican",
+		CRDs: []docscheck.CRD{
+			{Kind: "Barbican", File: "barbican-operator/config/crd/barbican.openstack.c5c3.io_barbicans.yaml", MinFields: 100},
+			{Kind: "BarbicanSecretStore", File: "barbican-operator/config/crd/barbican.openstack.c5c3.io_barbicansecretstores.yaml", MinFields: 18},
+		},
+		// The shared reasons, the release gate's (same values), the
+		// operator's API. Barbican has no upgrade phase machine, so
+		// common/upgrade is not among them.
+		ReasonDirs: []string{"common/conditions", "common/release", "barbican-operator/api/v1alpha1"},
+		EventDirs:  []string{"barbican-operator/internal/controller", "common/service", "common/finalize"},
+		BindFlags:  func(fs *flag.FlagSet) { cmanager.BindFlags(fs, manager.Operator.Profile, manager.Operator.Group) },
+		Pipeline:   controller.Table,
+		MinReasons: 50,
+		Update:     *update,
+	}.Run(t)
+}
