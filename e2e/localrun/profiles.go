@@ -6,6 +6,7 @@ import (
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
@@ -37,6 +38,20 @@ func Glance(root string) Profile {
 		ReadyPath:    "healthcheck",
 		// The image cache's pruner and cleaner, on the API's cache volume.
 		Sidecars: []string{"cache-maintenance"},
+	}
+}
+
+// Barbican runs the Barbican operator's db-sync Jobs and barbican-api in
+// root, a root filesystem holding barbican 23 (hack/rootfs.sh sid): the
+// operator's argv names barbican.wsgi.api, which bookworm's barbican has not.
+func Barbican(root string) Profile {
+	return Profile{
+		ManagedBy:    "barbican-operator",
+		CR:           barbicanv1.GroupVersion.WithKind("Barbican"),
+		APIContainer: "barbican-api",
+		Map:          localsvc.BarbicanAPIUWSGI.MapWith,
+		ReadyPath:    "healthcheck",
+		Root:         root,
 	}
 }
 

@@ -50,6 +50,9 @@ type Profile struct {
 	ReadyPath string
 	// Sidecars name the API pod's other containers to run beside it.
 	Sidecars []string
+	// Root is the root filesystem (hack/rootfs.sh) every container of the
+	// operator's pods runs in; empty: this machine's.
+	Root string
 }
 
 // Runner is the controller. Hosts, when set, lists the names that resolve
@@ -177,6 +180,7 @@ func (r *Runner) prepare(ctx context.Context, pod *corev1.Pod, p *Profile, name 
 	if err != nil {
 		return nil, err
 	}
+	ct.Root = p.Root
 	for source, target := range p.Provide {
 		if err := ct.Provide(source, target); err != nil {
 			ct.Release()

@@ -15,6 +15,8 @@ type UWSGIMapping struct {
 	// Listen is the rendered --http value, e.g. ":8778".
 	Listen string
 	// WSGIFile is the rendered --wsgi-file; LocalWSGIFile replaces it.
+	// Empty for a command that names a --module: it must then have no
+	// --wsgi-file.
 	WSGIFile, LocalWSGIFile string
 }
 
@@ -29,6 +31,12 @@ func (m UWSGIMapping) Map(argv []string, port int) ([]string, error) {
 	out := append([]string{"uwsgi", "--plugin", "http,python3"}, argv[1:]...)
 	if err := replaceValue(out, "--http", m.Listen, "127.0.0.1:"+strconv.Itoa(port)); err != nil {
 		return nil, err
+	}
+	if m.WSGIFile == "" {
+		if slices.Contains(out, "--wsgi-file") {
+			return nil, fmt.Errorf("command %q has a --wsgi-file, want a --module", argv)
+		}
+		return out, nil
 	}
 	if err := replaceValue(out, "--wsgi-file", m.WSGIFile, m.LocalWSGIFile); err != nil {
 		return nil, err
@@ -64,6 +72,11 @@ const AppReadyLine = "WSGI app 0 (mountpoint='') ready"
 func (m UWSGIMapping) MapWith(argv []string, port int, _ string) ([]string, error) {
 	return m.Map(argv, port)
 }
+
+// BarbicanAPIUWSGI is the mapping of the Barbican operator's command: it
+// names the module barbican.wsgi.api, which Debian's barbican 23 (sid's
+// root filesystem) ships; the machine's bookworm barbican has none.
+var BarbicanAPIUWSGI = UWSGIMapping{Listen: ":9311"}
 
 // GlanceAPIUWSGI is the mapping of the Glance operator's uWSGI command
 // (2026.1 and later). The WSGI file stays at the image's path: the suite

@@ -29,6 +29,7 @@ import (
 func main() {
 	portFile := flag.String("mariadb-port-file", "", "start a local MariaDB server, carry Database/User/Grant objects out on it, and write its port to this file")
 	runPods := flag.Bool("run-pods", false, "run the operators' Job and API pods as local processes (needs root: each gets its own mount namespace)")
+	barbicanRoot := flag.String("barbican-root", "", "with --run-pods, run Barbican's pods too, inside this root filesystem holding barbican 23 (hack/rootfs.sh sid); empty: they are not run")
 	stores := flag.Bool("secret-stores", true, "mark ESO secret stores Ready (turn off when the real ESO runs)")
 	var s3 s3Flags
 	flag.IntVar(&s3.port, "s3-port", 0, "start a local S3 server (versitygw) on 127.0.0.1 at this port; 0: none")
@@ -44,7 +45,7 @@ func main() {
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts)))
 	log := ctrl.Log.WithName("standins")
-	if err := run(*portFile, *runPods, *stores, s3, vault); err != nil {
+	if err := run(*portFile, *runPods, *barbicanRoot, *stores, s3, vault); err != nil {
 		log.Error(err, "stand-ins stopped")
 		os.Exit(1)
 	}
@@ -60,7 +61,7 @@ func split(list string) []string {
 	return strings.FieldsFunc(list, func(r rune) bool { return r == ',' })
 }
 
-func run(portFile string, runPods, stores bool, s3 s3Flags, vault vaultFlags) error {
+func run(portFile string, runPods bool, barbicanRoot string, stores bool, s3 s3Flags, vault vaultFlags) error {
 	scheme, err := standins.NewScheme()
 	if err != nil {
 		return err
@@ -129,7 +130,11 @@ func run(portFile string, runPods, stores bool, s3 s3Flags, vault vaultFlags) er
 			h, err := mariadbs(ctx, ns)
 			return slices.Concat(h, split(s3.hosts)), err
 		}
-		r := &localrun.Runner{Client: mgr.GetClient(), Profiles: []localrun.Profile{localrun.Placement(root), localrun.Glance(root)}, Hosts: hosts}
+		profiles := []localrun.Profile{localrun.Placement(root), localrun.Glance(root)}
+		if barbicanRoot != "" {
+			profiles = append(profiles, localrun.Barbican(barbicanRoot))
+		}
+		r := &localrun.Runner{Client: mgr.GetClient(), Profiles: profiles, Hosts: hosts}
 		if err := r.SetupWithManager(mgr); err != nil {
 			return err
 		}
