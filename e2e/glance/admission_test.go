@@ -1,7 +1,6 @@
 package glance_test
 
 import (
-	"strings"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -17,25 +16,7 @@ import (
 func TestInvalidCRsRefused(t *testing.T) {
 	in := suite.NewSite(t, env.K8s, env.K8s, "glance", "g")
 	s := &site{Site: in}
-	refused := func(obj client.Object, want ...string) {
-		t.Helper()
-		err := env.K8s.Create(t.Context(), obj)
-		if err == nil {
-			t.Errorf("%T %s admitted", obj, obj.GetName())
-			return
-		}
-		for _, w := range want {
-			if !strings.Contains(err.Error(), w) {
-				t.Errorf("%T %s refused with %q, which lacks %q", obj, obj.GetName(), err, w)
-			}
-		}
-		if !strings.Contains(err.Error(), "admission webhook") {
-			t.Errorf("%T %s refused by %q, not by the webhook", obj, obj.GetName(), err)
-		}
-		if err := env.K8s.Get(t.Context(), client.ObjectKeyFromObject(obj), obj); err == nil {
-			t.Errorf("%T %s stored after the refusal", obj, obj.GetName())
-		}
-	}
+	refused := func(obj client.Object, want ...string) { t.Helper(); suite.Refused(t, env.K8s, obj, want...) }
 
 	g := &glancev1.Glance{ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: s.Name},
 		Spec: glancev1.GlanceSpec{ServiceSpec: in.Spec("2025.2", "", env.DB.Port)}}

@@ -1,15 +1,11 @@
 package glance_test
 
 import (
-	"strings"
 	"testing"
 
-	batchv1 "k8s.io/api/batch/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/conditions"
-	"github.com/c5c3/openstack-operators/common/probe"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 )
@@ -34,15 +30,7 @@ func TestFreshInstallToReady(t *testing.T) {
 			if g.Spec.ServiceUser.Username != "glance" || g.Status.InstalledRelease != release {
 				t.Errorf("serviceUser %+v (webhook default), installedRelease %q", g.Spec.ServiceUser, g.Status.InstalledRelease)
 			}
-			api := s.condition(glancev1.ConditionGlanceAPIReady, metav1.ConditionTrue, "APIHealthy")
-			if url := g.Annotations[probe.URLAnnotation]; url == "" || !strings.Contains(api.Message, url) {
-				t.Errorf("GlanceAPIReady %q does not name the local API %q", api.Message, url)
-			}
-			var job batchv1.Job
-			poll.Must(t, env.K8s.Get(t.Context(), client.ObjectKey{Namespace: s.NS, Name: s.Name + "-db-sync"}, &job))
-			if job.Status.Succeeded != 1 {
-				t.Errorf("db-sync Job status %+v", job.Status)
-			}
+			s.CheckInstalled(g, s.condition(glancev1.ConditionGlanceAPIReady, metav1.ConditionTrue, "APIHealthy"))
 			tables, err := env.DB.Query("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '" + s.Schema + "' AND table_name IN ('images', 'metadef_namespaces')")
 			poll.Must(t, err)
 			if tables != "2" {

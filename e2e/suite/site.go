@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -15,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/probe"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 )
 
@@ -87,5 +89,20 @@ func (s *Site) Spec(release, repo string, port int) shared.ServiceSpec {
 		Cache:            shared.CacheSpec{Servers: []string{"memcached." + s.NS + ".svc:11211"}},
 		KeystoneEndpoint: "http://keystone.openstack.svc:5000/v3",
 		ServiceUser:      shared.ServiceUserSpec{SecretRef: shared.SecretKeyRef{Name: s.Service + "-keystone", Key: "password"}},
+	}
+}
+
+// CheckInstalled checks what a fresh install of the site's CR leaves: the
+// API condition api names the local API the pod runner started (the CR's
+// probe-URL annotation), and the <name>-db-sync Job succeeded.
+func (s *Site) CheckInstalled(cr client.Object, api *metav1.Condition) {
+	s.T.Helper()
+	if url := cr.GetAnnotations()[probe.URLAnnotation]; url == "" || !strings.Contains(api.Message, url) {
+		s.T.Errorf("%s %q does not name the local API %q", api.Type, api.Message, url)
+	}
+	var job batchv1.Job
+	poll.Must(s.T, s.C.Get(s.Ctx, client.ObjectKey{Namespace: s.NS, Name: s.Name + "-db-sync"}, &job))
+	if job.Status.Succeeded != 1 {
+		s.T.Errorf("db-sync Job status %+v", job.Status)
 	}
 }
