@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	batchv1 "k8s.io/api/batch/v1"
-	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -38,11 +37,6 @@ func TestDeletionCleansUp(t *testing.T) {
 		CR: s.glance(), Kind: "Glance", Series: "glance", Metrics: env.Op.Metrics,
 		Children: []client.Object{&batchv1.CronJob{ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: s.Name + "-db-purge"}}},
 	}, waitLong)
-	var secrets corev1.SecretList
-	poll.Must(t, env.K8s.List(s.Ctx, &secrets, client.InNamespace(s.NS), client.MatchingLabels{"app.kubernetes.io/instance": s.Name}))
-	if len(secrets.Items) > 0 {
-		t.Errorf("%d Secrets of the deleted Glance left, e.g. %s", len(secrets.Items), secrets.Items[0].Name)
-	}
 	for name := range s.buckets {
 		var b glancev1.GlanceBackend
 		if err := env.K8s.Get(s.Ctx, client.ObjectKey{Namespace: s.NS, Name: name}, &b); err != nil {

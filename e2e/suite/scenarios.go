@@ -76,7 +76,7 @@ type Deletion struct {
 // DeletionCleansUp deletes the CR and checks what every operator's
 // deletion does: the finalizer deletes the MariaDB CRs (the real schema
 // and account go with them, db is the server), garbage collection removes
-// the children, FinalizingDatabase and DatabaseFinalized are recorded, and
+// the children and every Secret carrying the CR's instance label, FinalizingDatabase and DatabaseFinalized are recorded, and
 // the CR's metric series disappear.
 func DeletionCleansUp(t *testing.T, s *Site, mgmt client.Client, db *localsvc.MariaDB, d Deletion, wait time.Duration) {
 	t.Helper()
@@ -115,6 +115,11 @@ func DeletionCleansUp(t *testing.T, s *Site, mgmt client.Client, db *localsvc.Ma
 		poll.Must(t, s.C.List(s.Ctx, &cms, client.InNamespace(s.NS), client.HasLabels{"operators.c5c3.io/config-base"}))
 		if len(cms.Items) > 0 {
 			return fmt.Errorf("%d config ConfigMaps left", len(cms.Items))
+		}
+		var secrets corev1.SecretList
+		poll.Must(t, s.C.List(s.Ctx, &secrets, client.InNamespace(s.NS), client.MatchingLabels{"app.kubernetes.io/instance": s.Name}))
+		if len(secrets.Items) > 0 {
+			return fmt.Errorf("%d Secrets of the deleted %s left, e.g. %s", len(secrets.Items), d.Kind, secrets.Items[0].Name)
 		}
 		left, err := db.Query("SELECT (SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = '" + s.Schema +
 			"') + (SELECT COUNT(*) FROM mysql.user WHERE user = '" + s.DBUser + "')")
