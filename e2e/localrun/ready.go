@@ -35,3 +35,19 @@ func (r *Runner) setReady(ctx context.Context, key types.NamespacedName, ready b
 	}
 	return r.Client.Status().Patch(ctx, &pod, client.MergeFrom(base))
 }
+
+// setRestarts writes a container's restart count, as the kubelet does when
+// it starts a failed container again.
+func (r *Runner) setRestarts(ctx context.Context, key types.NamespacedName, container string, n int) error {
+	var pod corev1.Pod
+	if err := r.Client.Get(ctx, key, &pod); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	base := pod.DeepCopy()
+	for i := range pod.Status.ContainerStatuses {
+		if pod.Status.ContainerStatuses[i].Name == container {
+			pod.Status.ContainerStatuses[i].RestartCount = int32(n)
+		}
+	}
+	return r.Client.Status().Patch(ctx, &pod, client.MergeFrom(base))
+}

@@ -1,6 +1,7 @@
 package localrun
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strconv"
@@ -64,6 +65,9 @@ type Runner struct {
 	Hosts    func(ctx context.Context, namespace string) ([]string, error)
 	// JobTimeout bounds a Job pod's run (its exit code is then 124).
 	JobTimeout time.Duration
+	// RestartBackoff is the wait before an API process that died is
+	// started again, doubled for each restart (the kubelet's 10 s when 0).
+	RestartBackoff time.Duration
 
 	mu   sync.Mutex
 	pods map[types.UID]*process
@@ -91,8 +95,16 @@ type process struct {
 	instance string
 	serving  bool
 	stopped  bool
+	// killed: Kill ended the process as a crash whose restarts keep
+	// failing would; it is not started again.
+	killed bool
 	// sidecars run beside the API process, in the same pod.
 	sidecars []*sidecar
+	// restarts counts the starts before this one; watched is closed once
+	// the runner no longer watches this process (and decided about a
+	// restart).
+	restarts int
+	watched  chan struct{}
 }
 
 // SetupWithManager watches the profiles' pods.
@@ -239,52 +251,120 @@ func (r *Runner) startAPI(ctx context.Context, pod *corev1.Pod, p *Profile) erro
 	if err != nil {
 		return err
 	}
-	port, err := localsvc.FreePort()
-	if err != nil {
+	pr := &process{pod: client.ObjectKeyFromObject(pod), profile: p, container: ct, instance: pod.Labels[labelInstance],
+		watched: make(chan struct{})}
+	argv := ct.Argv
+	if err := r.launch(ctx, pr, argv); err != nil {
 		ct.Release()
 		return err
 	}
-	if ct.Argv, err = p.Map(ct.Argv, port, ct.Dir); err != nil {
-		ct.Release()
+	pr.sidecars = r.startSidecars(ctx, pod, p, ct)
+	r.remember(pod.UID, pr)
+	go r.watch(ctx, pod.UID, pr, argv)
+	return nil
+}
+
+// launch starts pr's container with argv mapped to a free loopback port.
+func (r *Runner) launch(ctx context.Context, pr *process, argv []string) error {
+	port, err := localsvc.FreePort()
+	if err != nil {
+		return err
+	}
+	ct := pr.container
+	if ct.Argv, err = pr.profile.Map(argv, port, ct.Dir); err != nil {
 		return err
 	}
 	proc, err := ct.Start()
 	if err != nil {
-		ct.Release()
 		return err
 	}
-	pr := &process{pod: client.ObjectKeyFromObject(pod), profile: p, container: ct, proc: proc,
-		url: "http://127.0.0.1:" + strconv.Itoa(port) + "/", instance: pod.Labels[labelInstance],
-		sidecars: r.startSidecars(ctx, pod, p, ct)}
-	r.remember(pod.UID, pr)
-	logger := log.FromContext(ctx).WithValues("pod", pr.pod, "url", pr.url, "log", proc.LogPath)
-	logger.Info("API process started")
-	go func() {
-		bg := context.WithoutCancel(ctx)
-		if err := localsvc.WaitHTTP(proc, pr.url+p.ReadyPath, 200, 3*time.Minute); err != nil {
-			logger.Info("API process not serving", "error", err.Error())
-		} else {
-			// As a kubelet whose readiness probe passed: the pod turns
-			// Ready (a rollout goes on), then the Service sends traffic.
-			r.persist(bg, pr, "marking the pod Ready", func() bool { return r.isLive(pr) },
-				func(ctx context.Context, pr *process) error { return r.setReady(ctx, pr.pod, true) })
-			r.persist(bg, pr, "pointing the probe at the API process", func() bool { return r.isLive(pr) }, r.adopt)
-		}
-		<-proc.Done()
-		r.mu.Lock()
-		stopped := pr.stopped
-		r.mu.Unlock()
-		if !stopped {
-			logger.Info("API process exited", "exitCode", proc.ExitCode())
-			if err := r.setReady(bg, pr.pod, false); err != nil {
-				logger.Error(err, "marking the pod not Ready")
-			}
-		}
-		// Also after a stop: an adopt that raced the stop may have pointed
-		// the probe here after stopPod moved it off.
-		r.persist(bg, pr, "moving the probe off the dead process", func() bool { return true }, r.moveOff)
-	}()
+	pr.proc, pr.url = proc, "http://127.0.0.1:"+strconv.Itoa(port)+"/"
+	log.FromContext(ctx).Info("API process started", "pod", pr.pod, "url", pr.url, "log", proc.LogPath)
 	return nil
+}
+
+// watch marks the pod Ready once pr's process answers and not Ready when it
+// dies. A process that dies or never answers, and was neither stopped nor
+// killed (Kill), is started again as the kubelet restarts a failed
+// container, with a doubling back-off; its log goes to the error log so
+// that a failed run shows why.
+func (r *Runner) watch(ctx context.Context, uid types.UID, pr *process, argv []string) {
+	defer close(pr.watched)
+	bg := context.WithoutCancel(ctx)
+	logger := log.FromContext(ctx).WithValues("pod", pr.pod, "url", pr.url, "restarts", pr.restarts)
+	proc := pr.proc
+	if err := localsvc.WaitHTTP(proc, pr.url+pr.profile.ReadyPath, 200, 3*time.Minute); err != nil {
+		if !r.ended(pr) && !proc.Exited() {
+			// A failed start-up probe: the kubelet kills the container.
+			logger.Error(err, "API process not serving", "log", tail(proc.Log()))
+			_ = proc.Stop(0)
+		}
+	} else {
+		// As a kubelet whose readiness probe passed: the pod turns
+		// Ready (a rollout goes on), then the Service sends traffic.
+		r.persist(bg, pr, "marking the pod Ready", func() bool { return r.isLive(pr) },
+			func(ctx context.Context, pr *process) error { return r.setReady(ctx, pr.pod, true) })
+		r.persist(bg, pr, "pointing the probe at the API process", func() bool { return r.isLive(pr) }, r.adopt)
+	}
+	<-proc.Done()
+	r.mu.Lock()
+	stopped, killed := pr.stopped, pr.killed
+	r.mu.Unlock()
+	if !stopped {
+		if !killed {
+			logger.Error(nil, "API process exited", "exitCode", proc.ExitCode(), "log", tail(proc.Log()))
+		}
+		if err := r.setReady(bg, pr.pod, false); err != nil {
+			logger.Error(err, "marking the pod not Ready")
+		}
+	}
+	// Also after a stop: an adopt that raced the stop may have pointed
+	// the probe here after stopPod moved it off.
+	r.persist(bg, pr, "moving the probe off the dead process", func() bool { return true }, r.moveOff)
+	if stopped || killed {
+		return
+	}
+	if next := r.restart(ctx, uid, pr, argv); next != nil {
+		go r.watch(ctx, uid, next, argv)
+	}
+}
+
+// restart starts pr's container again after the kubelet's back-off (10 s,
+// doubling up to 5 minutes), as a new process in pr's place; nil when the
+// pod was stopped or killed meanwhile, or the runner stops.
+func (r *Runner) restart(ctx context.Context, uid types.UID, pr *process, argv []string) *process {
+	select {
+	case <-time.After(min(cmp.Or(r.RestartBackoff, 10*time.Second)<<pr.restarts, 5*time.Minute)):
+	case <-r.quit():
+		return nil
+	}
+	next := &process{pod: pr.pod, profile: pr.profile, container: pr.container, instance: pr.instance, sidecars: pr.sidecars,
+		restarts: pr.restarts + 1, watched: make(chan struct{})}
+	r.mu.Lock()
+	if r.pods[uid] != pr || pr.stopped || pr.killed {
+		r.mu.Unlock()
+		return nil
+	}
+	err := r.launch(ctx, next, argv)
+	if err == nil {
+		r.pods[uid] = next
+	}
+	r.mu.Unlock()
+	if err != nil {
+		log.FromContext(ctx).Error(err, "restarting the API process", "pod", pr.pod)
+		return nil
+	}
+	if err := r.setRestarts(context.WithoutCancel(ctx), next.pod, pr.container.Name, next.restarts); err != nil {
+		log.FromContext(ctx).Error(err, "reporting the restart", "pod", pr.pod)
+	}
+	return next
+}
+
+// ended tells whether pr was stopped (its pod went away) or killed.
+func (r *Runner) ended(pr *process) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return pr.stopped || pr.killed
 }
 
 func (r *Runner) remember(uid types.UID, p *process) {
@@ -321,13 +401,15 @@ func (r *Runner) stopPod(ctx context.Context, key types.NamespacedName) {
 }
 
 // Kill stops the API processes of the pods of a namespace abruptly, as a
-// crash would; the runner then reports the pods not Ready.
+// crash would; the runner then reports the pods not Ready and, unlike
+// after a crash of the process itself, does not start them again.
 func (r *Runner) Kill(namespace string) int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	n := 0
 	for _, p := range r.pods {
 		if p.pod.Namespace == namespace && p.proc != nil && !p.proc.Exited() {
+			p.killed = true
 			_ = p.proc.Stop(0)
 			n++
 		}

@@ -94,8 +94,7 @@ func FromPod(ctx context.Context, c client.Reader, ns string, spec *corev1.PodSp
 }
 
 // Start runs the container's argv in a new mount namespace with its
-// volumes mounted. Missing mount points are created for the run; Cleanup
-// removes them again.
+// volumes mounted at mount points MountPoints made.
 func (ct *Container) Start(dir string) (*Proc, error) {
 	return Start(ct.spec(dir, ct.Name, ct.Argv))
 }
@@ -172,32 +171,20 @@ func (ct *Container) spec(dir, name string, argv []string) ProcSpec {
 	return ProcSpec{Name: name, Dir: dir, Argv: wrapped, Env: ct.Env}
 }
 
-// MountPoints creates the mount points that do not exist yet and returns
-// a function removing those it created.
-func (ct *Container) MountPoints() (func(), error) {
-	var created []string
-	undo := func() {
-		for i := len(created) - 1; i >= 0; i-- {
-			_ = os.Remove(created[i])
-		}
-	}
+// MountPoints creates the mount points that do not exist yet. They are
+// kept, empty, after the run, as the mount points in a root filesystem
+// are: removing one would detach the mounts another container running at
+// the same time (another pod of the Deployment, a Job) holds there in its
+// own mount namespace (Linux lets rmdir take a mount point of another
+// namespace and lazily unmounts it there), and that container would find
+// the directory gone.
+func (ct *Container) MountPoints() error {
 	for _, m := range ct.Mounts {
-		missing := []string{}
-		for p := filepath.Clean(m.Target); p != "/"; p = filepath.Dir(p) {
-			if _, err := os.Stat(p); err == nil {
-				break
-			}
-			missing = append(missing, p)
-		}
-		for i := len(missing) - 1; i >= 0; i-- {
-			if err := os.Mkdir(missing[i], 0o755); err != nil {
-				undo()
-				return nil, err
-			}
-			created = append(created, missing[i])
+		if err := os.MkdirAll(m.Target, 0o755); err != nil {
+			return err
 		}
 	}
-	return undo, nil
+	return nil
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

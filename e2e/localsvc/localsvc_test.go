@@ -1,6 +1,7 @@
 package localsvc
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -106,23 +107,67 @@ func TestContainerSeesVolumesAtTheirMountPaths(t *testing.T) {
 	if fi, err := os.Stat(filepath.Join(vol, "sub", "a.conf")); err != nil || fi.Mode().Perm() != 0o640 {
 		t.Fatalf("item file: %v, %v; want mode 0640", fi, err)
 	}
-	target := filepath.Join("/tmp", "localsvc-mount-test-"+filepath.Base(dir))
+	target := filepath.Join("/tmp", fmt.Sprintf("localsvc-mount-test-%d", os.Getpid()))
 	ct := &Container{Name: "reader", Env: BaseEnv(dir), Mounts: []Mount{{Source: vol, Target: target, ReadOnly: true}},
 		Argv: []string{"/bin/sh", "-c", "cat " + target + "/sub/a.conf; touch " + target + "/new 2>/dev/null && echo writable || echo read-only"}}
-	undo, err := ct.MountPoints()
-	if err != nil {
+	t.Cleanup(func() { _ = os.Remove(target) })
+	if err := ct.MountPoints(); err != nil {
 		t.Fatal(err)
 	}
 	code, log, err := ct.Run(dir, 30*time.Second)
-	undo()
 	if err != nil || code != 0 {
 		t.Fatalf("container run: %d, %v\n%s", code, err, log)
 	}
 	if !strings.Contains(log, "from-volume") || !strings.Contains(log, "read-only") {
 		t.Fatalf("container output %q, want the volume's content and a read-only mount", log)
 	}
-	if _, err := os.Stat(target); !os.IsNotExist(err) {
-		t.Fatalf("mount point %s left behind: %v", target, err)
+	if entries, err := os.ReadDir(target); err != nil || len(entries) != 0 {
+		t.Fatalf("host mount point %s: %v, %v; want it kept and empty", target, entries, err)
+	}
+}
+
+// Two containers mount volumes at the same new path; the first ends and is
+// released while the second runs: the second still reads its volume (a
+// removed mount point would have been unmounted under it).
+func TestReleasedContainerLeavesOthersMounts(t *testing.T) {
+	target := filepath.Join("/tmp", fmt.Sprintf("localsvc-shared-mount-%d", os.Getpid()))
+	t.Cleanup(func() { _ = os.Remove(target) })
+	prepared := func(content string) *Prepared {
+		dir := t.TempDir()
+		vol := filepath.Join(dir, "vol")
+		if err := writeItems(vol, map[string][]byte{"a.conf": []byte(content)}, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		ct := &Container{Name: content, Env: BaseEnv(dir), Mounts: []Mount{{Source: vol, Target: target, ReadOnly: true}}}
+		if err := ct.MountPoints(); err != nil {
+			t.Fatal(err)
+		}
+		return &Prepared{Container: ct, Dir: dir}
+	}
+	second := prepared("second")
+	gate := filepath.Join(second.Dir, "go")
+	second.Argv = []string{"/bin/sh", "-c", "echo started; while [ ! -e " + gate + " ]; do sleep 0.05; done; cat " + target + "/a.conf"}
+	proc, err := second.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := proc.WaitLog("started", 1, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+
+	first := prepared("first")
+	first.Argv = []string{"cat", target + "/a.conf"}
+	if code, log, err := first.Run(first.Dir, 30*time.Second); err != nil || code != 0 || log != "first" {
+		t.Fatalf("first container: %d, %v, %q", code, err, log)
+	}
+	first.Release()
+
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	<-proc.Done()
+	if log := proc.Log(); proc.ExitCode() != 0 || !strings.Contains(log, "second") {
+		t.Fatalf("second container after the first's release: exit %d, %q; want its volume's content", proc.ExitCode(), log)
 	}
 }
 

@@ -17,13 +17,12 @@ import (
 // both.
 type Prepared struct {
 	*Container
-	Dir     string
-	release func()
+	Dir string
 }
 
-// Release removes the mount points made for the container and its files.
+// Release removes the container's files (MountPoints keeps the mount
+// points).
 func (p *Prepared) Release() {
-	p.release()
 	_ = os.RemoveAll(p.Dir)
 }
 
@@ -51,12 +50,11 @@ func prepare(ctx context.Context, c client.Reader, ns string, spec *corev1.PodSp
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}
-	undo, err := ct.MountPoints()
-	if err != nil {
+	if err := ct.MountPoints(); err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}
-	return &Prepared{Container: ct, Dir: dir, release: undo}, nil
+	return &Prepared{Container: ct, Dir: dir}, nil
 }
 
 // Start starts the container (a Deployment's pod).
@@ -82,12 +80,9 @@ func (p *Prepared) Provide(source, target string) error { return p.mount(source,
 func (p *Prepared) Share(source, target string) error { return p.mount(source, target, false) }
 
 func (p *Prepared) mount(source, target string, readOnly bool) error {
-	undo, err := (&Container{Mounts: []Mount{{Target: target}}}).MountPoints()
-	if err != nil {
+	if err := (&Container{Mounts: []Mount{{Target: target}}}).MountPoints(); err != nil {
 		return err
 	}
 	p.Mounts = append(p.Mounts, Mount{Source: source, Target: target, ReadOnly: readOnly})
-	prev := p.release
-	p.release = func() { undo(); prev() }
 	return nil
 }

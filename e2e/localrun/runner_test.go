@@ -1,0 +1,124 @@
+package localrun
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/zap/zapcore"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+
+	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/e2e/localsvc"
+	"github.com/c5c3/openstack-operators/e2e/poll"
+)
+
+// The runner's pod status writes go to a real kube-apiserver.
+var cfg *rest.Config
+
+func TestMain(m *testing.M) {
+	ctrl.SetLogger(zap.New(zap.Level(zapcore.ErrorLevel)))
+	env, c, err := testenv.Start(testenv.Options{WithoutGatewayAPI: true})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	cfg = c
+	code := m.Run()
+	_ = env.Stop()
+	os.Exit(code)
+}
+
+// crashOnce is an API container that exits at its first start and serves
+// HTTP on the port the runner gives it from its second start on (its
+// directory outlives a restart, as a container's writable layer does).
+const crashOnce = `if [ -e started ]; then exec python3 -m http.server "$1" --bind 127.0.0.1; fi; touch started; exit 3`
+
+// An API process that dies on its own is started again after the back-off,
+// as the kubelet restarts a failed container, and the pod turns Ready with
+// restartCount 1; one that Kill ended stays down and the pod not Ready.
+func TestCrashedAPIProcessRestartsKilledStaysDown(t *testing.T) {
+	c, err := client.New(cfg, client.Options{})
+	poll.Must(t, err)
+	ctx := t.Context()
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "restart"}}
+	poll.Must(t, c.Create(ctx, ns))
+	profile := Profile{
+		ManagedBy: "localrun-test", APIContainer: "api",
+		// No such kind here: the probe annotation is left alone.
+		CR: schema.GroupVersionKind{Group: "test.c5c3.io", Version: "v1", Kind: "Absent"},
+		Map: func(argv []string, port int, _ string) ([]string, error) {
+			return append(argv[:len(argv):len(argv)], strconv.Itoa(port)), nil
+		},
+	}
+	r := &Runner{Client: c, Profiles: []Profile{profile}, RestartBackoff: 100 * time.Millisecond, pods: map[types.UID]*process{}}
+	t.Cleanup(func() {
+		r.Stop()
+		if left := localsvc.Leftovers(); len(left) > 0 {
+			t.Errorf("processes left running: %v", left)
+		}
+	})
+
+	pod := runningPod(t, c, ns.Name)
+	if _, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(pod)}); err != nil {
+		t.Fatal(err)
+	}
+	poll.Until(t, time.Minute, func() error {
+		poll.Must(t, c.Get(ctx, client.ObjectKeyFromObject(pod), pod))
+		if st := pod.Status.ContainerStatuses[0]; !st.Ready || st.RestartCount != 1 {
+			return fmt.Errorf("container status %+v, want ready after one restart", st)
+		}
+		return nil
+	})
+
+	r.mu.Lock()
+	serving := r.pods[pod.UID]
+	r.mu.Unlock()
+	if n := r.Kill(ns.Name); n != 1 {
+		t.Fatalf("Kill ended %d processes, want 1", n)
+	}
+	<-serving.watched // the runner decided about a restart
+	poll.Until(t, time.Minute, func() error {
+		poll.Must(t, c.Get(ctx, client.ObjectKeyFromObject(pod), pod))
+		if st := pod.Status.ContainerStatuses[0]; st.Ready || st.RestartCount != 1 {
+			return fmt.Errorf("container status %+v, want not ready and no further restart", st)
+		}
+		return nil
+	})
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.pods[pod.UID] != serving || !serving.proc.Exited() {
+		t.Fatal("the killed API process was started again")
+	}
+	if log := serving.proc.Log(); !strings.Contains(log, `"GET / HTTP/1.1" 200`) {
+		t.Errorf("the restarted process did not serve: %q", log)
+	}
+}
+
+// runningPod creates a ReplicaSet's pod of the test profile, scheduled and
+// Running but not Ready, as kwok leaves a pod with a readiness probe.
+func runningPod(t *testing.T, c client.Client, ns string) *corev1.Pod {
+	t.Helper()
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "api-0", Labels: map[string]string{labelManagedBy: "localrun-test"},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "api", UID: "rs-uid", Controller: new(true)}}},
+		Spec: corev1.PodSpec{NodeName: "node", Containers: []corev1.Container{{
+			Name: "api", Image: "api", Command: []string{"/bin/sh", "-c", crashOnce, "sh"}}}},
+	}
+	poll.Must(t, c.Create(t.Context(), pod))
+	pod.Status = corev1.PodStatus{Phase: corev1.PodRunning,
+		Conditions:        []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionFalse}, {Type: corev1.ContainersReady, Status: corev1.ConditionFalse}},
+		ContainerStatuses: []corev1.ContainerStatus{{Name: "api", Image: "api"}}}
+	poll.Must(t, c.Status().Update(t.Context(), pod))
+	return pod
+}
