@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"testing"
 
-	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -41,8 +40,8 @@ func TestStoreReplaced(t *testing.T) {
 	})
 	s.condition(conditions.TypeReady, metav1.ConditionTrue, "")
 	oldPort := port(t, s.vault.URL)
-	if ports := egressPorts(s); !slices.Contains(ports, oldPort) {
-		t.Fatalf("egress ports %v lack the store's %d", ports, oldPort)
+	if np := s.networkPolicy(); !suite.EgressTo(np, oldPort) {
+		t.Fatalf("egress %+v lacks the store's port %d", np.Spec.Egress, oldPort)
 	}
 
 	next := s.brownfield("bao2")
@@ -54,34 +53,26 @@ func TestStoreReplaced(t *testing.T) {
 	if got := s.barbican().Status.ProjectedSecretStores; !slices.Equal(got, []string{"vault2"}) {
 		t.Errorf("projectedSecretStores %v, want [vault2]", got)
 	}
-	ports := egressPorts(s)
-	if newPort := port(t, next.URL); !slices.Contains(ports, newPort) || slices.Contains(ports, oldPort) {
-		t.Errorf("egress ports %v: want the new store's %d and not the old one's %d", ports, newPort, oldPort)
+	np := s.networkPolicy()
+	if newPort := port(t, next.URL); !suite.EgressTo(np, newPort) || suite.EgressTo(np, oldPort) {
+		t.Errorf("egress %+v: want the new store's port %d and not the old one's %d", np.Spec.Egress, newPort, oldPort)
 	}
 }
 
-// egressPorts lists the TCP ports the Barbican's NetworkPolicy lets out.
-func egressPorts(s *site) []int {
+// networkPolicy reads the Barbican's NetworkPolicy.
+func (s *site) networkPolicy() *networkingv1.NetworkPolicy {
 	s.T.Helper()
 	var np networkingv1.NetworkPolicy
 	poll.Must(s.T, env.K8s.Get(s.Ctx, client.ObjectKey{Namespace: s.NS, Name: s.Name}, &np))
-	var out []int
-	for _, r := range np.Spec.Egress {
-		for _, p := range r.Ports {
-			if p.Port != nil && (p.Protocol == nil || *p.Protocol == corev1.ProtocolTCP) {
-				out = append(out, p.Port.IntValue())
-			}
-		}
-	}
-	return out
+	return &np
 }
 
 // port is the port of an https://host:port URL.
-func port(t *testing.T, raw string) int {
+func port(t *testing.T, raw string) int32 {
 	t.Helper()
 	u, err := url.Parse(raw)
 	poll.Must(t, err)
-	n, err := strconv.Atoi(u.Port())
+	n, err := strconv.ParseInt(u.Port(), 10, 32)
 	poll.Must(t, err)
-	return n
+	return int32(n)
 }

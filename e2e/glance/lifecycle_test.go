@@ -57,7 +57,7 @@ func TestHPAAndNetworkPolicy(t *testing.T) {
 		},
 		func(typ, reason string) { s.condition(typ, metav1.ConditionTrue, reason) },
 		func(np *networkingv1.NetworkPolicy) {
-			if !egressTo(np, int32(env.S3.Port)) {
+			if !suite.EgressTo(np, int32(env.S3.Port)) {
 				t.Errorf("NetworkPolicy egress %+v does not allow the S3 port %d", np.Spec.Egress, env.S3.Port)
 			}
 			s.ready()
@@ -79,7 +79,7 @@ func (s *site) egressFollowsBackends(np *networkingv1.NetworkPolicy) {
 			if err := env.K8s.Get(s.Ctx, client.ObjectKeyFromObject(np), np); err != nil {
 				return err
 			}
-			if egressTo(np, 9443) != want || !egressTo(np, int32(env.S3.Port)) {
+			if suite.EgressTo(np, 9443) != want || !suite.EgressTo(np, int32(env.S3.Port)) {
 				return fmt.Errorf("egress %+v: port 9443 allowed %v, want %v (and the S3 port %d)", np.Spec.Egress, !want, want, env.S3.Port)
 			}
 			return nil
@@ -88,18 +88,6 @@ func (s *site) egressFollowsBackends(np *networkingv1.NetworkPolicy) {
 	wantPort(true)
 	poll.Must(s.T, env.K8s.Delete(s.Ctx, other))
 	wantPort(false)
-}
-
-// egressTo tells whether a rule of np's egress allows TCP port.
-func egressTo(np *networkingv1.NetworkPolicy, port int32) bool {
-	for _, rule := range np.Spec.Egress {
-		for _, p := range rule.Ports {
-			if p.Port != nil && p.Port.IntVal == port {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // ready waits until the Glance is Ready.

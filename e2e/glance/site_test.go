@@ -87,17 +87,8 @@ func (s *site) condition(typ string, status metav1.ConditionStatus, reason strin
 // (and reason, if given) for its current generation.
 func (s *site) backendCondition(name, typ string, status metav1.ConditionStatus, reason string) {
 	s.T.Helper()
-	poll.Until(s.T, waitLong, func() error {
-		var b glancev1.GlanceBackend
-		if err := env.K8s.Get(s.Ctx, client.ObjectKey{Namespace: s.NS, Name: name}, &b); err != nil {
-			return err
-		}
-		c := meta.FindStatusCondition(b.Status.Conditions, typ)
-		if c == nil || c.Status != status || c.ObservedGeneration != b.Generation || (reason != "" && c.Reason != reason) {
-			return fmt.Errorf("backend %s: %s = %+v, want %s %s", name, typ, c, status, reason)
-		}
-		return nil
-	})
+	suite.WaitCondition(s.T, env.K8s, client.ObjectKey{Namespace: s.NS, Name: name},
+		func(b *glancev1.GlanceBackend) []metav1.Condition { return b.Status.Conditions }, typ, status, reason, waitLong)
 }
 
 // backend is a GlanceBackend of the site on bucket, reading secret.

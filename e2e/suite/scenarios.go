@@ -216,3 +216,15 @@ func HTTPRoute(t *testing.T, s *Site, env *Env, hostname string, wait time.Durat
 		return nil
 	})
 }
+
+// EgressTo tells whether a rule of np's egress allows TCP port.
+func EgressTo(np *networkingv1.NetworkPolicy, port int32) bool {
+	for _, rule := range np.Spec.Egress {
+		for _, p := range rule.Ports {
+			if p.Port != nil && p.Port.IntVal == port && (p.Protocol == nil || *p.Protocol == corev1.ProtocolTCP) {
+				return true
+			}
+		}
+	}
+	return false
+}
