@@ -32,7 +32,16 @@ type site struct {
 // by mutate.
 func newSite(t *testing.T, release string, mutate ...func(*barbicanv1.Barbican)) *site {
 	t.Helper()
-	s := &site{Site: suite.NewSite(t, env.K8s, env.K8s, "barbican", "b")}
+	return newSiteOn(t, env.K8s, release, mutate...)
+}
+
+// newSiteOn is newSite with the inputs (credential Secrets, the MariaDB
+// CR, the store's AppRole and CA Secrets) on c, a target cluster: the
+// operator reads a store's Secrets on the cluster its parent's children
+// land on. The Barbican and its store stay on the management cluster.
+func newSiteOn(t *testing.T, c client.Client, release string, mutate ...func(*barbicanv1.Barbican)) *site {
+	t.Helper()
+	s := &site{Site: suite.NewSite(t, env.K8s, c, "barbican", "b")}
 	s.vault = s.brownfield("bao")
 	poll.Must(t, env.K8s.Create(s.Ctx, s.store("vault", s.vault, "bao", true)))
 	b := &barbicanv1.Barbican{
@@ -48,7 +57,8 @@ func newSite(t *testing.T, release string, mutate ...func(*barbicanv1.Barbican))
 
 // brownfield starts a server set up as an existing one would be (KV v2
 // mount barbican, AppRole barbican with the store policy) and writes its
-// AppRole pair and CA into the Secrets <prefix>-approle and <prefix>-ca.
+// AppRole pair and CA into the Secrets <prefix>-approle and <prefix>-ca on
+// the site's inputs cluster.
 func (s *site) brownfield(prefix string) *openbao.Server {
 	t := s.T
 	t.Helper()
@@ -61,7 +71,7 @@ func (s *site) brownfield(prefix string) *openbao.Server {
 		prefix + "-approle": {barbicanv1.KeyRoleID: roleID, barbicanv1.KeySecretID: secretID},
 		prefix + "-ca":      {barbicanv1.KeyCACert: string(srv.CAPEM)},
 	} {
-		poll.Must(t, env.K8s.Create(s.Ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: name}, StringData: data}))
+		poll.Must(t, s.C.Create(s.Ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: name}, StringData: data}))
 	}
 	return srv
 }
@@ -84,6 +94,13 @@ func (s *site) barbican() *barbicanv1.Barbican {
 	var b barbicanv1.Barbican
 	poll.Must(s.T, env.K8s.Get(s.Ctx, client.ObjectKey{Namespace: s.NS, Name: s.Name}, &b))
 	return &b
+}
+
+// update changes the Barbican, retrying on conflicts.
+func (s *site) update(change func(*barbicanv1.Barbican)) {
+	s.T.Helper()
+	b := s.barbican()
+	poll.Update(s.T, env.K8s, b, time.Minute, func() { change(b) })
 }
 
 // condition waits until the Barbican's condition typ has status (and

@@ -70,6 +70,10 @@ type Options struct {
 	// localhost: an in-cluster Service name such as <instance>.<ns>.svc,
 	// which a test maps to the server's loopback address.
 	DNSNames []string
+	// Address is the host:port to listen on ("": a free loopback port): a
+	// fixed in-cluster port (8200) that processes reach through a hosts
+	// file naming 127.0.0.1.
+	Address string
 }
 
 // StartWith is Start with options.
@@ -107,8 +111,8 @@ func Run(ctx context.Context, dir string, o Options) (*Server, error) {
 	}
 	var s *Server
 	for attempt := 0; attempt < 3; attempt++ {
-		s, err = launch(ctx, bin, dir, pki)
-		if !errors.Is(err, errExitedEarly) {
+		s, err = launch(ctx, bin, dir, pki, o.Address)
+		if !errors.Is(err, errExitedEarly) || o.Address != "" {
 			break
 		}
 	}
@@ -121,9 +125,17 @@ func Run(ctx context.Context, dir string, o Options) (*Server, error) {
 	return s, nil
 }
 
-// launch starts the process on a fresh port and waits until it answers HTTP.
-func launch(ctx context.Context, bin, dir string, pki serverTLS) (*Server, error) {
-	port, err := freePort()
+// launch starts the process on addr (a fresh port when "") and waits until
+// it answers HTTP.
+func launch(ctx context.Context, bin, dir string, pki serverTLS, addr string) (*Server, error) {
+	if addr == "" {
+		port, err := freePort()
+		if err != nil {
+			return nil, err
+		}
+		addr = fmt.Sprintf("127.0.0.1:%d", port)
+	}
+	_, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, err
 	}
@@ -132,8 +144,7 @@ func launch(ctx context.Context, bin, dir string, pki serverTLS) (*Server, error
 	if err != nil {
 		return nil, err
 	}
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	cfgPath := filepath.Join(dir, fmt.Sprintf("server-%d.hcl", port))
+	cfgPath := filepath.Join(dir, fmt.Sprintf("server-%s.hcl", port))
 	config := fmt.Sprintf(`storage "inmem" {}
 listener "tcp" {
   address         = %q
@@ -156,7 +167,7 @@ ui            = false
 		client:  newHTTPClient(pool),
 		tls:     pki,
 		exited:  make(chan struct{}),
-		logPath: filepath.Join(dir, fmt.Sprintf("vault-%d.log", port)),
+		logPath: filepath.Join(dir, fmt.Sprintf("vault-%s.log", port)),
 	}
 	logFile, err := os.Create(s.logPath)
 	if err != nil {

@@ -24,6 +24,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/dialer"
 	cmanager "github.com/c5c3/openstack-operators/common/manager"
 	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/testenv"
@@ -43,8 +44,10 @@ type Options struct {
 	ServiceUser, ServicePassword string
 	// S3 starts the S3 server too.
 	S3 bool
-	// CRDDir is the operator's CRD directory, relative to the repository root.
-	CRDDir string
+	// CRDDir is the operator's CRD directory, relative to the repository
+	// root; CRDDirs are more (another operator's kinds the operator reads).
+	CRDDir  string
+	CRDDirs []string
 	// AddToScheme registers the operator's kinds with the test's client.
 	AddToScheme func(*runtime.Scheme) error
 	// OperatorNamespace is the namespace the operator runs in.
@@ -52,6 +55,9 @@ type Options struct {
 	// Releases lists, per Debian suite ("" is the machine's own), the CR
 	// releases whose rendered launch mode that suite's service runs.
 	Releases map[string][]string
+	// Debian, when set, is the only Debian suite whose service this suite
+	// can run (the machine's cannot), whatever $CONFORMANCE_DEBIAN says.
+	Debian string
 	// New builds the operator's manager as its binary does (the module's
 	// inprocess.New).
 	New func(ctx context.Context, cfg *rest.Config, o *cmanager.Options) (ctrl.Manager, error)
@@ -64,6 +70,11 @@ type Env struct {
 	Keystone *localsvc.Keystone
 	S3       *localsvc.S3
 	K8s      client.Client
+	// Config reaches the kube-apiserver as its admin.
+	Config *rest.Config
+	// Resolve is the operator's --resolve table: the in-cluster names of
+	// servers the test started (a managed OpenBao instance's Service).
+	Resolve *dialer.Table
 	// Probes maps CRs to the URL of the API the test started for them.
 	Probes *testenv.ProbeURLs
 	// Debian names the Debian suite whose services the tests run ("" is
@@ -111,7 +122,7 @@ const DebianEnv = "CONFORMANCE_DEBIAN"
 func start(o Options, env *Env, stops *[]func() error) error {
 	env.serviceUser, env.servicePassword = o.ServiceUser, o.ServicePassword
 	var err error
-	if env.Debian = os.Getenv(DebianEnv); env.Debian != "" {
+	if env.Debian = cmp.Or(o.Debian, os.Getenv(DebianEnv)); env.Debian != "" {
 		if env.Root, err = testenv.DebianRoot(env.Debian); err != nil {
 			return err
 		}
@@ -146,7 +157,11 @@ func start(o Options, env *Env, stops *[]func() error) error {
 	if err != nil {
 		return err
 	}
-	te, cfg, err := testenv.Start(testenv.Options{CRDPaths: []string{filepath.Join(root, o.CRDDir)}})
+	crds := []string{filepath.Join(root, o.CRDDir)}
+	for _, d := range o.CRDDirs {
+		crds = append(crds, filepath.Join(root, d))
+	}
+	te, cfg, err := testenv.Start(testenv.Options{CRDPaths: crds})
 	if err != nil {
 		return err
 	}
@@ -156,9 +171,13 @@ func start(o Options, env *Env, stops *[]func() error) error {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	*stops = append(*stops, func() error { cancel(); return nil })
+	env.Config = cfg
 	env.Probes = &testenv.ProbeURLs{}
+	env.Resolve = &dialer.Table{}
 	// The API health probe goes to the API the test started for the CR.
-	mgr, err := o.New(ctx, cfg, operatorOptions(o.OperatorNamespace, env.Probes.URL))
+	opts := operatorOptions(o.OperatorNamespace, env.Probes.URL)
+	opts.Resolve = env.Resolve
+	mgr, err := o.New(ctx, cfg, opts)
 	if err != nil {
 		return err
 	}
@@ -172,7 +191,7 @@ func start(o Options, env *Env, stops *[]func() error) error {
 
 // versions lists the versions of the service packages the run starts.
 func (e *Env) versions() string {
-	argv := []string{"dpkg-query", "-W", "-f", "${Package} ${Version}; ", "python3-placement", "python3-glance", "uwsgi-core"}
+	argv := []string{"dpkg-query", "-W", "-f", "${Package} ${Version}; ", "python3-placement", "python3-glance", "python3-barbican", "uwsgi-core"}
 	if e.Root != "" {
 		argv = append([]string{"chroot", e.Root}, argv...)
 	}

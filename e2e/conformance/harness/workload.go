@@ -169,6 +169,9 @@ type Launch struct {
 	Provide map[string]string
 	// Ready waits until the API serves.
 	Ready func(*API) error
+	// Hosts resolve to 127.0.0.1 in the container: the in-cluster names
+	// of servers the test runs here.
+	Hosts []string
 }
 
 // StartAPI runs container name of d as l says and waits until it is
@@ -176,6 +179,7 @@ type Launch struct {
 func (e *Env) StartAPI(t *testing.T, d *appsv1.Deployment, name string, l Launch) *API {
 	t.Helper()
 	ct := e.PrepareDeployment(t, d, name)
+	ct.Hosts = l.Hosts
 	for source, target := range l.Provide {
 		poll.Must(t, ct.Provide(source, target))
 	}
