@@ -43,7 +43,9 @@ for mod in $modules; do
   (cd "$mod" && go test -count=1 -timeout 30m "${parallel[@]}" ./...)
   if [ "$mod" = e2e ]; then
     echo "== e2e: conformance against Debian sid's services"
-    (cd "$mod" && CONFORMANCE_DEBIAN=sid go test -count=1 -timeout 30m -p 1 ./conformance/...)
+    # Barbican's suite runs sid's barbican in the pass above already (the machine's
+    # has no barbican.wsgi.api).
+    (cd "$mod" && CONFORMANCE_DEBIAN=sid go test -count=1 -timeout 30m -p 1 ./conformance/placement/ ./conformance/glance/)
   fi
 done
 hack/bench.sh --smoke
