@@ -94,3 +94,15 @@ func Gate(installed, requested, installedImage, currentImage string) (accepted b
 	}
 	return true, nil
 }
+
+// Refused is the refusal the tag check or the gate gives a CR's release and
+// image (nil when there is none), from its spec and status alone: a step
+// that runs before the Database step judges a bump as that step will in
+// the same pass, not as it did in the last one.
+func Refused(tag, requested, installed, installedImage, currentImage string) *Refusal {
+	if r := CheckTag(tag, requested); r != nil {
+		return r
+	}
+	_, r := Gate(installed, requested, installedImage, currentImage)
+	return r
+}

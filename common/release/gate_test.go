@@ -122,3 +122,28 @@ func checkRefusal(t *testing.T, got *Refusal, wantReason string, wantInMsg []str
 		t.Errorf("Error() = %q, want reason prefix", err.Error())
 	}
 }
+
+// Refused gives the tag check's refusal first, then the gate's.
+func TestRefused(t *testing.T) {
+	for _, c := range []struct {
+		name                                                    string
+		tag, requested, installed, installedImage, currentImage string
+		want                                                    string
+	}{
+		{"first install", "2025.2", "2025.2", "", "", "img:2025.2", ""},
+		{"tag of another release on a first install", "2025.2", "2026.1", "", "", "img:2025.2", ReasonImageReleaseMismatch},
+		{"steady", "2025.2", "2025.2", "2025.2", "img:2025.2", "img:2025.2", ""},
+		{"one-step upgrade", "2026.1", "2026.1", "2025.2", "img:2025.2", "img:2026.1", ""},
+		{"skipped release", "2027.1", "2027.1", "2025.2", "img:2025.2", "img:2027.1", ReasonUpgradePathInvalid},
+		{"bump with the old tag", "2025.2", "2026.1", "2025.2", "img:2025.2", "img:2025.2", ReasonImageReleaseMismatch},
+		{"downgrade", "2025.1", "2025.1", "2025.2", "img:2025.2", "img:2025.1", ReasonDowngradeNotSupported},
+	} {
+		got := ""
+		if r := Refused(c.tag, c.requested, c.installed, c.installedImage, c.currentImage); r != nil {
+			got = r.Reason
+		}
+		if got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/config"
@@ -26,8 +27,10 @@ type Machine struct {
 	done   chan struct{}
 }
 
-// StartMachine starts the stand-ins and, with kwok, the pod runner against cfg.
-func StartMachine(ctx context.Context, cfg *rest.Config, db *localsvc.MariaDB, profiles []localrun.Profile) (*Machine, error) {
+// StartMachine starts the stand-ins and, with kwok, the pod runner against
+// cfg; hosts (optional) names more servers the pods reach (Options.Hosts).
+func StartMachine(ctx context.Context, cfg *rest.Config, db *localsvc.MariaDB, profiles []localrun.Profile,
+	hosts func(context.Context, client.Reader, string) ([]string, error)) (*Machine, error) {
 	scheme, err := standins.NewScheme()
 	if err != nil {
 		return nil, err
@@ -46,6 +49,17 @@ func StartMachine(ctx context.Context, cfg *rest.Config, db *localsvc.MariaDB, p
 	}
 	// On kind a real kubelet runs the pods.
 	r := &localrun.Runner{Client: mgr.GetClient(), Profiles: profiles, Hosts: localrun.MariaDBHosts(mgr.GetClient())}
+	if hosts != nil {
+		mariadb := r.Hosts
+		r.Hosts = func(ctx context.Context, ns string) ([]string, error) {
+			names, err := mariadb(ctx, ns)
+			if err != nil {
+				return nil, err
+			}
+			more, err := hosts(ctx, mgr.GetClient(), ns)
+			return append(names, more...), err
+		}
+	}
 	if !cluster.Kind() {
 		if err := r.SetupWithManager(mgr); err != nil {
 			return nil, err

@@ -63,10 +63,14 @@ func helmInstall(ctx context.Context, mgmt *cluster.Cluster, o Options) (ports, 
 	if out, err := exec.CommandContext(ctx, helm, "dependency", "build", chart).CombinedOutput(); err != nil {
 		return p, fmt.Errorf("helm dependency build: %w: %s", err, out)
 	}
-	cmd := exec.CommandContext(ctx, helm, "install", o.Release, chart, "--kubeconfig", mgmt.Kubeconfig,
+	args := []string{"install", o.Release, chart, "--kubeconfig", mgmt.Kubeconfig,
 		"--namespace", o.OperatorNamespace, "--create-namespace",
-		"--set", "webhook.url=https://"+ServerAddress()+":"+strconv.Itoa(p.webhook),
-		"--set", "operator.clustersNamespace="+ClustersNamespace)
+		"--set", "webhook.url=https://" + ServerAddress() + ":" + strconv.Itoa(p.webhook),
+		"--set", "operator.clustersNamespace=" + ClustersNamespace}
+	for _, v := range o.HelmSet {
+		args = append(args, "--set", v)
+	}
+	cmd := exec.CommandContext(ctx, helm, args...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return p, fmt.Errorf("helm install: %w: %s", err, out)
 	}
@@ -137,6 +141,7 @@ func (o *Operator) Start() error {
 		"--abandon-grace=20s",
 		"--zap-log-level=info",
 	}
+	argv = append(argv, o.o.OperatorArgs...)
 	if cluster.Kind() {
 		// Real pods: the probe reaches them through the API server.
 		argv = append(argv, "--probe-via-apiserver")

@@ -57,7 +57,8 @@ func NewSite(t *testing.T, mgmt, c client.Client, service, prefix string) *Site 
 	s := &Site{T: t, Ctx: t.Context(), C: c, NS: "e2e-" + slug, Name: prefix + "-" + slug, Service: service}
 	s.Schema = prefix + "_" + strings.ReplaceAll(slug, "-", "_")
 	s.DBUser = s.Name
-	poll.Must(t, c.Create(s.Ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.NS}}))
+	// The namespace may exist: the suite made it for the chart (Options.Namespaces).
+	poll.Must(t, client.IgnoreAlreadyExists(c.Create(s.Ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.NS}})))
 	m := &mariadbv1alpha1.MariaDB{ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: "mariadb"}}
 	m.Spec.Storage = mariadbv1alpha1.Storage{Size: ptr.To(resource.MustParse("1Gi"))}
 	poll.Must(t, c.Create(s.Ctx, m))

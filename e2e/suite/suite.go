@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -47,6 +48,20 @@ type Options struct {
 	Profiles func(root string) []localrun.Profile
 	// S3 starts a real S3 server (localsvc.S3) for the operator's stores.
 	S3 bool
+	// CRDs are more CRD files (relative to the repository root) applied
+	// before the operator starts: another operator's kinds it reads.
+	CRDs []string
+	// HelmSet are more --set values of the chart's install; Namespaces
+	// are created before it (a namespace the chart puts a Role into; a
+	// site named after a test adopts it).
+	HelmSet    []string
+	Namespaces []string
+	// OperatorArgs are more flags of the operator process.
+	OperatorArgs []string
+	// Hosts lists more names that resolve to 127.0.0.1 in the pods of a
+	// namespace (besides its MariaDBs): servers of the suite that pods
+	// reach by an in-cluster Service name.
+	Hosts func(ctx context.Context, c client.Reader, namespace string) ([]string, error)
 }
 
 // Env is what the suite's tests use.
@@ -58,8 +73,10 @@ type Env struct {
 	S3      *localsvc.S3
 	Op      *Operator
 	Machine *Machine
-	// Profiles are the pod runner's, for a second cluster's machine.
+	// Profiles and Hosts are the pod runner's, for a second cluster's
+	// machine.
 	Profiles []localrun.Profile
+	Hosts    func(ctx context.Context, c client.Reader, namespace string) ([]string, error)
 }
 
 // Main brings everything up, fills env, runs the tests and tears down; it
@@ -102,6 +119,14 @@ func up(o Options, env *Env, stops *[]func(), code *int) error {
 	if err := InstallCRDs(env.Mgmt, false); err != nil {
 		return err
 	}
+	for _, f := range o.CRDs {
+		if _, err := env.Mgmt.Kubectl("apply", "--server-side", "-f", filepath.Join(env.Root, f)); err != nil {
+			return err
+		}
+		if _, err := env.Mgmt.Kubectl("wait", "--for=condition=Established", "--timeout=60s", "-f", filepath.Join(env.Root, f)); err != nil {
+			return err
+		}
+	}
 	eso, err := StartESO(env.Mgmt)
 	if err != nil {
 		return err
@@ -120,11 +145,16 @@ func up(o Options, env *Env, stops *[]func(), code *int) error {
 		}
 		*stops = append(*stops, func() { _ = env.S3.Stop() })
 	}
-	env.Profiles = o.Profiles(env.Root)
-	if env.Machine, err = StartMachine(ctx, env.Mgmt.Config, env.DB, env.Profiles); err != nil {
+	env.Profiles, env.Hosts = o.Profiles(env.Root), o.Hosts
+	if env.Machine, err = StartMachine(ctx, env.Mgmt.Config, env.DB, env.Profiles, env.Hosts); err != nil {
 		return err
 	}
 	*stops = append(*stops, env.Machine.Stop)
+	for _, ns := range o.Namespaces {
+		if err := env.K8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}); err != nil {
+			return err
+		}
+	}
 	ports, err := helmInstall(ctx, env.Mgmt, o)
 	if err != nil {
 		return err

@@ -43,7 +43,7 @@ func StartTarget(t *testing.T, env *Env, name string, addToScheme func(*runtime.
 	remote, err := client.New(c.Config, client.Options{Scheme: operator.NewScheme(addToScheme)})
 	poll.Must(t, err)
 	poll.Must(t, PrepareCluster(t.Context(), remote))
-	m, err := StartMachine(t.Context(), c.Config, env.DB, env.Profiles)
+	m, err := StartMachine(t.Context(), c.Config, env.DB, env.Profiles, env.Hosts)
 	poll.Must(t, err)
 	t.Cleanup(m.Stop)
 

@@ -115,6 +115,17 @@ func TestDBCleanBlockedAfterARefusedRelease(t *testing.T) {
 		t.Error("the CronJob runs while the schema is behind the spec")
 	}
 
+	// Another refusal: the clean, which runs before the Database step,
+	// names this generation's verdict, not the one the last pass left on
+	// DatabaseReady.
+	update(t, ns, "barbican", func(b *barbicanv1.Barbican) {
+		b.Spec.OpenStackRelease, b.Spec.Image.Tag = "2026.1", "2025.2"
+	})
+	b = waitCondition(t, ns, "barbican", barbicanv1.ConditionDBCleanReady, metav1.ConditionFalse, barbicanv1.ReasonDBCleanBlocked)
+	if c := condition(b, barbicanv1.ConditionDBCleanReady); !strings.Contains(c.Message, "the release gate refused (ImageReleaseMismatch)") {
+		t.Errorf("DBCleanReady message after the second refused release: %q", c.Message)
+	}
+
 	update(t, ns, "barbican", func(b *barbicanv1.Barbican) {
 		b.Spec.OpenStackRelease, b.Spec.Image.Tag = "2025.2", "2025.2"
 	})

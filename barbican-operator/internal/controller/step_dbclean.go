@@ -3,15 +3,12 @@ package controller
 import (
 	"context"
 	"fmt"
-	"slices"
-
-	"k8s.io/apimachinery/pkg/api/meta"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
-	"github.com/c5c3/openstack-operators/common/conditions"
 	"github.com/c5c3/openstack-operators/common/metrics"
 	"github.com/c5c3/openstack-operators/common/pipeline"
+	"github.com/c5c3/openstack-operators/common/release"
 	"github.com/c5c3/openstack-operators/common/service"
 )
 
@@ -24,13 +21,6 @@ var dbClean = service.Periodic{
 	Kind:      metrics.JobDBClean,
 	Suffix:    "db-clean",
 	Deferred:  "DBCleanMetricEmissionDeferred",
-}
-
-// gateRefusals are the DatabaseReady reasons after which the migration the
-// clean waits for is not coming until the spec is corrected.
-var gateRefusals = []string{
-	conditions.ReasonVersionParseError, conditions.ReasonDowngradeNotSupported,
-	conditions.ReasonUpgradePathInvalid, conditions.ReasonImageReleaseMismatch,
 }
 
 // reconcileDBClean projects the {name}-db-clean CronJob against the rendered
@@ -50,11 +40,13 @@ func (r *BarbicanReconciler) reconcileDBClean(ctx context.Context, s *scope) (pi
 	if err != nil || b.Spec.DBClean.Suspended() || !migrating {
 		return out, err
 	}
-	if c := meta.FindStatusCondition(b.Status.Conditions, conditions.TypeDatabaseReady); c != nil &&
-		c.Status == "False" && slices.Contains(gateRefusals, c.Reason) {
+	// The gate's verdict on this spec, as the Database step after this one
+	// will give it (its condition still holds the last pass's).
+	spec := &b.Spec.ServiceSpec
+	if ref := release.Refused(spec.Image.Tag, spec.OpenStackRelease, b.Status.InstalledRelease, b.Status.InstalledImage, spec.Image.Reference()); ref != nil {
 		s.SetFalse(barbicanv1.ConditionDBCleanReady, barbicanv1.ReasonDBCleanBlocked, fmt.Sprintf(
 			"suspended for a schema migration to %s that the release gate refused (%s): no migration runs and the backlog grows until spec.openStackRelease and spec.image are corrected",
-			b.Spec.OpenStackRelease, c.Reason))
+			b.Spec.OpenStackRelease, ref.Reason))
 		return out, nil
 	}
 	s.SetTrue(barbicanv1.ConditionDBCleanReady, barbicanv1.ReasonDBCleanSuspended, fmt.Sprintf(

@@ -1,0 +1,198 @@
+package barbican_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
+	"github.com/c5c3/openstack-operators/barbican-operator/inprocess"
+	"github.com/c5c3/openstack-operators/common/conditions"
+	"github.com/c5c3/openstack-operators/common/probe"
+	"github.com/c5c3/openstack-operators/common/testenv/openbao"
+	"github.com/c5c3/openstack-operators/e2e/poll"
+	"github.com/c5c3/openstack-operators/e2e/suite"
+)
+
+// TestManagedStore: a managed store on an OpenBaoCluster, as a user
+// installs one: the chart's TokenRequest Role in the namespace
+// (rbac.secretStoreNamespaces) lets the operator log in with a token of
+// <instance>-provisioner against the server's Kubernetes auth, which reviews
+// it against this control plane; the operator mints the AppRole secret ID
+// and barbican-api (real processes, reaching the instance by its Service
+// name) serves with it. With a 60 s secret_id_ttl the secret ID is re-minted
+// before the TTL runs out: the Deployment rolls and the new pods serve. A
+// secret ID older than ten minutes that the server no longer knows is
+// replaced at the next pass. The re-mint metric counts both triggers.
+func TestManagedStore(t *testing.T) {
+	s := &site{Site: suite.NewSite(t, env.K8s, env.K8s, "barbican", "b")}
+	if s.NS != managedNamespace {
+		t.Fatalf("the site's namespace %s is not the one the chart grants TokenRequest in (%s)", s.NS, managedNamespace)
+	}
+	srv := startInstance(t, s, time.Minute)
+	poll.Must(t, env.K8s.Create(s.Ctx, &barbicanv1.BarbicanSecretStore{
+		ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: "vault"},
+		Spec: barbicanv1.BarbicanSecretStoreSpec{BarbicanRef: barbicanv1.BarbicanRef{Name: s.Name}, Type: barbicanv1.StoreOpenBao,
+			IsDefault: true, OpenBao: &barbicanv1.OpenBaoSpec{InstanceRef: &barbicanv1.InstanceRef{Name: managedInstance}}},
+	}))
+	poll.Must(t, env.K8s.Create(s.Ctx, &barbicanv1.Barbican{
+		ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: s.Name},
+		Spec:       barbicanv1.BarbicanSpec{ServiceSpec: s.Spec("2026.1", "", env.DB.Port)},
+	}))
+	s.storeCondition("vault", barbicanv1.ConditionProvisioningReady, metav1.ConditionTrue, barbicanv1.ReasonProvisioned)
+	s.storeCondition("vault", conditions.TypeReady, metav1.ConditionTrue, "")
+	s.condition(conditions.TypeReady, metav1.ConditionTrue, "")
+	s.serves()
+
+	// Proactive: before two thirds of the 60 s TTL.
+	first := s.approle()
+	digest := s.rolledFrom("")
+	again := s.approle()
+	if string(again.Data[barbicanv1.KeySecretID]) == string(first.Data[barbicanv1.KeySecretID]) {
+		t.Fatal("the Deployment rolled but vault-approle holds the first secret ID")
+	}
+	s.serves()
+	s.remints("proactive")
+
+	// Reactive: secret IDs without a TTL from now on; once one is held, it
+	// ages past ten minutes and is destroyed on the server.
+	poll.Must(t, srv.WriteAppRole(s.Ctx, openbao.AppRole, openbao.AppRoleOptions{Policies: []string{openbao.BarbicanPolicy}}))
+	var held *corev1.Secret
+	poll.Until(t, waitLong, func() error {
+		if held = s.approle(); held.Annotations[barbicanv1.AnnotationTTLSeconds] != "0" {
+			return fmt.Errorf("vault-approle holds a secret ID with TTL %s s", held.Annotations[barbicanv1.AnnotationTTLSeconds])
+		}
+		return nil
+	})
+	digest = s.rolledFrom(digest)
+	poll.Update(t, env.K8s, held, waitLong, func() {
+		held.Annotations[barbicanv1.AnnotationMintedAt] = time.Now().Add(-11 * time.Minute).UTC().Format(time.RFC3339)
+	})
+	poll.Must(t, srv.DestroySecretID(s.Ctx, openbao.AppRole, string(held.Data[barbicanv1.KeySecretID])))
+	s.wakeStore("vault")
+	s.rolledFrom(digest)
+	if string(s.approle().Data[barbicanv1.KeySecretID]) == string(held.Data[barbicanv1.KeySecretID]) {
+		t.Fatal("the Deployment rolled but vault-approle holds the destroyed secret ID")
+	}
+	s.serves()
+	s.remints("reactive")
+}
+
+// startInstance starts the managed instance of the site's namespace (secret
+// IDs living ttl) and creates what the OpenBao operator leaves there: the
+// provisioner ServiceAccount, the CA Secret and the OpenBaoCluster, marked
+// Available.
+func startInstance(t *testing.T, s *site, ttl time.Duration) *openbao.Server {
+	t.Helper()
+	ctx := context.Background()
+	srv := openbao.StartWith(t, openbao.Options{DNSNames: []string{managedHost}, Address: managedAddr})
+	kube, err := openbao.NewKube(env.Mgmt.Config)
+	poll.Must(t, err)
+	opts, err := kube.ManagedOptions(ctx, s.NS, managedInstance, ttl)
+	poll.Must(t, err)
+	poll.Must(t, srv.ConfigureManaged(ctx, opts))
+	poll.Must(t, kube.CreateServiceAccount(ctx, s.NS, inprocess.ProvisionerName(managedInstance)))
+	poll.Must(t, env.K8s.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: inprocess.InstanceCASecretName(managedInstance)},
+		StringData: map[string]string{"ca.crt": string(srv.CAPEM)}}))
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(inprocess.InstanceGVK)
+	u.SetNamespace(s.NS)
+	u.SetName(managedInstance)
+	poll.Must(t, env.K8s.Create(ctx, u))
+	cond := map[string]any{"type": "Available", "status": "True", "reason": "Ready", "message": "set by the test",
+		"lastTransitionTime": metav1.Now().UTC().Format(time.RFC3339)}
+	poll.Must(t, unstructured.SetNestedSlice(u.Object, []any{cond}, "status", "conditions"))
+	poll.Must(t, env.K8s.Status().Update(ctx, u))
+	return srv
+}
+
+// approle reads the store's minted pair.
+func (s *site) approle() *corev1.Secret {
+	s.T.Helper()
+	var sec corev1.Secret
+	poll.Must(s.T, env.K8s.Get(s.Ctx, client.ObjectKey{Namespace: s.NS, Name: "vault-approle"}, &sec))
+	return &sec
+}
+
+// rolledFrom waits until the Deployment's pod template carries a secret-ID
+// digest other than from (any, when from is "") and has rolled out: every
+// replica updated and ready. It returns the digest.
+func (s *site) rolledFrom(from string) string {
+	s.T.Helper()
+	var digest string
+	poll.Until(s.T, waitLong, func() error {
+		var d appsv1.Deployment
+		if err := env.K8s.Get(s.Ctx, client.ObjectKey{Namespace: s.NS, Name: s.Name}, &d); err != nil {
+			return err
+		}
+		digest = d.Spec.Template.Annotations[inprocess.StoreCredsHash]
+		want := *d.Spec.Replicas
+		if digest == "" || digest == from {
+			return fmt.Errorf("the Deployment's secret ID digest is still %q", digest)
+		}
+		if d.Status.ObservedGeneration != d.Generation || d.Status.UpdatedReplicas != want || d.Status.ReadyReplicas != want || d.Status.Replicas != want {
+			return fmt.Errorf("Deployment rolling out: %d/%d updated, %d ready, %d in all", d.Status.UpdatedReplicas, want, d.Status.ReadyReplicas, d.Status.Replicas)
+		}
+		return nil
+	})
+	return digest
+}
+
+// serves checks that the API process the probe points at answers.
+func (s *site) serves() {
+	s.T.Helper()
+	poll.Until(s.T, waitLong, func() error {
+		url := s.barbican().Annotations[probe.URLAnnotation]
+		if url == "" {
+			return fmt.Errorf("no API process is serving the Barbican")
+		}
+		resp, err := http.Get(url + "healthcheck") //nolint:noctx // loopback probe
+		if err != nil {
+			return err
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("%shealthcheck answered %d", url, resp.StatusCode)
+		}
+		return nil
+	})
+}
+
+// wakeStore changes an annotation of the store: any change wakes its controller.
+func (s *site) wakeStore(name string) {
+	s.T.Helper()
+	st := &barbicanv1.BarbicanSecretStore{ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: name}}
+	poll.Update(s.T, env.K8s, st, waitLong, func() {
+		if st.Annotations == nil {
+			st.Annotations = map[string]string{}
+		}
+		st.Annotations["e2e.c5c3.io/wake"] = strconv.FormatInt(time.Now().UnixNano(), 10)
+	})
+}
+
+// remints waits until the operator's re-mint metric counted trigger for
+// the store.
+func (s *site) remints(trigger string) {
+	s.T.Helper()
+	series := regexp.MustCompile(`barbican_operator_secretstore_remints_total\{[^}]*namespace="` + s.NS + `"[^}]*trigger="` + trigger + `"[^}]*\} ([0-9.e+]+)`)
+	poll.Until(s.T, waitLong, func() error {
+		text, err := env.Op.Metrics()
+		if err != nil {
+			return err
+		}
+		if m := series.FindStringSubmatch(text); m == nil || m[1] == "0" {
+			return fmt.Errorf("barbican_operator_secretstore_remints_total{trigger=%q} not counted for %s yet", trigger, s.NS)
+		}
+		return nil
+	})
+}
