@@ -3,6 +3,7 @@ package openbao
 import (
 	"context"
 	"fmt"
+	"os"
 	"testing"
 	"time"
 
@@ -44,10 +45,17 @@ func NewKube(cfg *rest.Config) (*Kube, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(cfg.CAData) == 0 {
-		return nil, fmt.Errorf("the rest.Config carries no CAData")
+	ca := cfg.CAData
+	if len(ca) == 0 && cfg.CAFile != "" {
+		// A kubeconfig's CA (the e2e control plane) is a file.
+		if ca, err = os.ReadFile(cfg.CAFile); err != nil {
+			return nil, err
+		}
 	}
-	return &Kube{Host: cfg.Host, CAPEM: cfg.CAData, Clientset: cs}, nil
+	if len(ca) == 0 {
+		return nil, fmt.Errorf("the rest.Config carries no CA (CAData or CAFile)")
+	}
+	return &Kube{Host: cfg.Host, CAPEM: ca, Clientset: cs}, nil
 }
 
 // StartKube starts a bare envtest kube-apiserver and etcd (no CRDs) with the
