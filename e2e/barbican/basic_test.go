@@ -11,8 +11,9 @@ import (
 )
 
 // TestFreshInstallToReady, for each release (2025.2 and 2026.1, the two
-// paste layouts): the chart's webhook defaults the Barbican; its store logs
-// in to a real server with its AppRole and is projected; the operator
+// paste layouts): the chart's webhook defaults the Barbican; its managed
+// store logs in to the OpenBaoCluster's server with a provisioner token,
+// mints the AppRole secret ID and is projected; the operator
 // provisions the schema and account (real, on MariaDB), runs the db-sync
 // Job (barbican-manage db upgrade, for real), rolls out the API
 // (barbican-api 23 under uwsgi with the Deployment's command, the store's
@@ -21,7 +22,7 @@ import (
 func TestFreshInstallToReady(t *testing.T) {
 	for _, release := range []string{"2025.2", "2026.1"} {
 		t.Run(release, func(t *testing.T) {
-			s := newSite(t, release)
+			s, _ := newManagedSite(t, release, 0)
 			s.storeCondition("vault", conditions.TypeReady, metav1.ConditionTrue, "")
 			s.condition(conditions.TypeReady, metav1.ConditionTrue, "")
 			b := s.barbican()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -20,16 +21,30 @@ import (
 // env is what the suite shares (see suite.Env).
 var env suite.Env
 
-// The managed OpenBao instance of TestManagedStore: the chart grants the
-// operator TokenRequest in its namespace (rbac.secretStoreNamespaces), the
-// operator dials its Service through --resolve, the pods through their
-// hosts file; the server listens on 127.0.0.1 at the Service's port.
+// The managed OpenBao instances (one at a time, each named bao in its
+// test's namespace): the chart grants the operator TokenRequest in those
+// namespaces (rbac.secretStoreNamespaces), the operator dials their
+// Services through --resolve, the pods through their hosts file; the
+// server listens on 127.0.0.1 at the Service's port.
 const (
-	managedNamespace = "e2e-testmanagedstore"
-	managedInstance  = "bao"
-	managedHost      = managedInstance + "." + managedNamespace + ".svc"
-	managedAddr      = "127.0.0.1:8200"
+	managedInstance = "bao"
+	managedAddr     = "127.0.0.1:8200"
 )
+
+// managedNamespaces are the namespaces of the tests with a managed store.
+var managedNamespaces = []string{"e2e-testmanagedstore", "e2e-testfreshinstalltoready-2025-2", "e2e-testfreshinstalltoready-2026-1"}
+
+// instanceHost is the Service name of the managed instance in ns.
+func instanceHost(ns string) string { return managedInstance + "." + ns + ".svc" }
+
+// resolveInstances maps every managed instance's Service to the server.
+func resolveInstances() string {
+	var entries []string
+	for _, ns := range managedNamespaces {
+		entries = append(entries, instanceHost(ns)+":8200="+managedAddr)
+	}
+	return strings.Join(entries, ",")
+}
 
 func TestMain(m *testing.M) {
 	// hack/rootfs.sh builds the root once per machine; make test builds it
@@ -44,9 +59,9 @@ func TestMain(m *testing.M) {
 		AddToScheme:  barbicanv1.AddToScheme,
 		Profiles:     func(string) []localrun.Profile { return []localrun.Profile{localrun.Barbican(root)} },
 		CRDs:         []string{inprocess.InstanceCRDDir + "/openbao.org_openbaoclusters.yaml"},
-		Namespaces:   []string{managedNamespace},
-		HelmSet:      []string{"rbac.secretStoreNamespaces={" + managedNamespace + "}"},
-		OperatorArgs: []string{"--resolve=" + managedHost + ":8200=" + managedAddr},
+		Namespaces:   managedNamespaces,
+		HelmSet:      []string{"rbac.secretStoreNamespaces={" + strings.Join(managedNamespaces, ",") + "}"},
+		OperatorArgs: []string{"--resolve=" + resolveInstances()},
 		Hosts:        instanceHosts,
 	}, &env))
 }

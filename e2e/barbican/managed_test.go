@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -35,20 +36,7 @@ import (
 // secret ID older than ten minutes that the server no longer knows is
 // replaced at the next pass. The re-mint metric counts both triggers.
 func TestManagedStore(t *testing.T) {
-	s := &site{Site: suite.NewSite(t, env.K8s, env.K8s, "barbican", "b")}
-	if s.NS != managedNamespace {
-		t.Fatalf("the site's namespace %s is not the one the chart grants TokenRequest in (%s)", s.NS, managedNamespace)
-	}
-	srv := startInstance(t, s, time.Minute)
-	poll.Must(t, env.K8s.Create(s.Ctx, &barbicanv1.BarbicanSecretStore{
-		ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: "vault"},
-		Spec: barbicanv1.BarbicanSecretStoreSpec{BarbicanRef: barbicanv1.BarbicanRef{Name: s.Name}, Type: barbicanv1.StoreOpenBao,
-			IsDefault: true, OpenBao: &barbicanv1.OpenBaoSpec{InstanceRef: &barbicanv1.InstanceRef{Name: managedInstance}}},
-	}))
-	poll.Must(t, env.K8s.Create(s.Ctx, &barbicanv1.Barbican{
-		ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: s.Name},
-		Spec:       barbicanv1.BarbicanSpec{ServiceSpec: s.Spec("2026.1", "", env.DB.Port)},
-	}))
+	s, srv := newManagedSite(t, "2026.1", time.Minute)
 	s.storeCondition("vault", barbicanv1.ConditionProvisioningReady, metav1.ConditionTrue, barbicanv1.ReasonProvisioned)
 	s.storeCondition("vault", conditions.TypeReady, metav1.ConditionTrue, "")
 	s.condition(conditions.TypeReady, metav1.ConditionTrue, "")
@@ -88,6 +76,29 @@ func TestManagedStore(t *testing.T) {
 	s.remints("reactive")
 }
 
+// newManagedSite creates the inputs, the managed instance (secret IDs
+// living ttl), the default store "vault" on it and a Barbican on release as
+// a user writes them. The test's namespace must be one of
+// managedNamespaces: the chart grants TokenRequest there.
+func newManagedSite(t *testing.T, release string, ttl time.Duration) (*site, *openbao.Server) {
+	t.Helper()
+	s := &site{Site: suite.NewSite(t, env.K8s, env.K8s, "barbican", "b")}
+	if !slices.Contains(managedNamespaces, s.NS) {
+		t.Fatalf("the site's namespace %s is not one the chart grants TokenRequest in (%v)", s.NS, managedNamespaces)
+	}
+	s.vault = startInstance(t, s, ttl)
+	poll.Must(t, env.K8s.Create(s.Ctx, &barbicanv1.BarbicanSecretStore{
+		ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: "vault"},
+		Spec: barbicanv1.BarbicanSecretStoreSpec{BarbicanRef: barbicanv1.BarbicanRef{Name: s.Name}, Type: barbicanv1.StoreOpenBao,
+			IsDefault: true, OpenBao: &barbicanv1.OpenBaoSpec{InstanceRef: &barbicanv1.InstanceRef{Name: managedInstance}}},
+	}))
+	poll.Must(t, env.K8s.Create(s.Ctx, &barbicanv1.Barbican{
+		ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: s.Name},
+		Spec:       barbicanv1.BarbicanSpec{ServiceSpec: s.Spec(release, "", env.DB.Port)},
+	}))
+	return s, s.vault
+}
+
 // startInstance starts the managed instance of the site's namespace (secret
 // IDs living ttl) and creates what the OpenBao operator leaves there: the
 // provisioner ServiceAccount, the CA Secret and the OpenBaoCluster, marked
@@ -95,7 +106,7 @@ func TestManagedStore(t *testing.T) {
 func startInstance(t *testing.T, s *site, ttl time.Duration) *openbao.Server {
 	t.Helper()
 	ctx := context.Background()
-	srv := openbao.StartWith(t, openbao.Options{DNSNames: []string{managedHost}, Address: managedAddr})
+	srv := openbao.StartWith(t, openbao.Options{DNSNames: []string{instanceHost(s.NS)}, Address: managedAddr})
 	kube, err := openbao.NewKube(env.Mgmt.Config)
 	poll.Must(t, err)
 	opts, err := kube.ManagedOptions(ctx, s.NS, managedInstance, ttl)

@@ -2,6 +2,7 @@ package barbican_test
 
 import (
 	"fmt"
+	"net/http"
 	"testing"
 	"time"
 
@@ -29,18 +30,26 @@ func TestReMintedSecretIDServes(t *testing.T) {
 		first := s.approle()
 		s.storesThrough(a)
 		digest := secretIDDigest(env.Deployment(t, s.key(), "").Spec.Template.Annotations)
-		b := s.startAPI(digest)
-		again := s.approle()
-		if again.Data[barbicanv1.KeySecretID] == nil || string(again.Data[barbicanv1.KeySecretID]) == string(first.Data[barbicanv1.KeySecretID]) {
-			t.Fatal("the Deployment rolled but Secret vault-approle holds the first secret ID")
-		}
+		var again *corev1.Secret
+		poll.Until(t, harness.WaitLong, func() error {
+			if again = s.approle(); string(again.Data[barbicanv1.KeySecretID]) == string(first.Data[barbicanv1.KeySecretID]) {
+				return fmt.Errorf("vault-approle still holds the first secret ID")
+			}
+			return nil
+		})
 		minted, err := time.Parse(time.RFC3339, again.Annotations[barbicanv1.AnnotationMintedAt])
 		poll.Must(t, err)
 		firstMinted, err := time.Parse(time.RFC3339, first.Annotations[barbicanv1.AnnotationMintedAt])
 		poll.Must(t, err)
 		if age := minted.Sub(firstMinted); age >= ttl {
-			t.Errorf("re-minted %s after the first mint: not before the %s TTL ran out", age, ttl)
+			t.Fatalf("re-minted %s after the first mint: not before the %s TTL ran out", age, ttl)
 		}
+		// The superseded secret ID is not revoked: pods not yet rolled keep
+		// logging in with it until its TTL.
+		if err := s.login(first); err != nil {
+			t.Errorf("the superseded secret ID, %s before its TTL ends, was refused: %v", time.Until(firstMinted.Add(ttl)).Round(time.Second), err)
+		}
+		b := s.startAPI(digest)
 		s.storesThrough(b)
 	})
 	t.Run("reactive", func(t *testing.T) {
@@ -70,6 +79,24 @@ func TestReMintedSecretIDServes(t *testing.T) {
 		}
 		s.storesThrough(b)
 	})
+}
+
+// login logs in to the instance with the AppRole pair of sec.
+func (s *site) login(sec *corev1.Secret) error {
+	var out struct {
+		Auth struct {
+			ClientToken string `json:"client_token"`
+		} `json:"auth"`
+	}
+	if err := s.vault.CallAs(s.t.Context(), "", http.MethodPost, "auth/approle/login", map[string]string{
+		"role_id": string(sec.Data[barbicanv1.KeyRoleID]), "secret_id": string(sec.Data[barbicanv1.KeySecretID]),
+	}, &out); err != nil {
+		return err
+	}
+	if out.Auth.ClientToken == "" {
+		return fmt.Errorf("the login returned no token")
+	}
+	return nil
 }
 
 // approle reads the store's minted pair.
