@@ -81,6 +81,10 @@ type Runner struct {
 	quitCh   chan struct{}
 	// gates hold Job pods per namespace (HoldJobs).
 	gates map[string]*JobGate
+	// launched are every API process started (launch), whatever pod entry
+	// holds it now: Stop ends any a pod entry no longer names.
+	launchedMu sync.Mutex
+	launched   []*localsvc.Proc
 }
 
 // process is one pod's container running here.
@@ -279,6 +283,9 @@ func (r *Runner) launch(ctx context.Context, pr *process, argv []string) error {
 		return err
 	}
 	pr.proc, pr.url = proc, "http://127.0.0.1:"+strconv.Itoa(port)+"/"
+	r.launchedMu.Lock()
+	r.launched = append(r.launched, proc)
+	r.launchedMu.Unlock()
 	log.FromContext(ctx).Info("API process started", "pod", pr.pod, "url", pr.url, "log", proc.LogPath)
 	return nil
 }
@@ -441,6 +448,16 @@ func (r *Runner) Stop() {
 		}
 	}
 	r.busy.Wait()
+	// A process no pod entry held any more would outlive the run: say so
+	// (it is a bug here) and end it.
+	r.launchedMu.Lock()
+	defer r.launchedMu.Unlock()
+	for _, proc := range r.launched {
+		if !proc.Exited() {
+			log.Log.Error(nil, "local-run: an API process no pod held was still running; stopping it", "process", proc.Name, "pid", proc.Pid(), "log", proc.LogPath)
+			_ = proc.Stop(10 * time.Second)
+		}
+	}
 }
 
 func tail(s string) string {
