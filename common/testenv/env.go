@@ -10,9 +10,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"testing"
 
+	"go.uber.org/zap/zapcore"
 	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 )
 
 // Options select what the API server serves.
@@ -122,3 +126,18 @@ func hack(script string, args ...string) (string, error) {
 // OpenStack services in it, building it with hack/rootfs.sh first when it
 // is not in the cache yet.
 func DebianRoot(suite string) (string, error) { return hack("rootfs.sh", suite) }
+
+// Main is a package's TestMain over one control plane: it starts it with o,
+// stores its config in cfg, runs the tests, stops it and returns the exit
+// code (1 when it cannot start). Controller-runtime logs errors only.
+func Main(m *testing.M, o Options, cfg **rest.Config) int {
+	ctrl.SetLogger(zap.New(zap.Level(zapcore.ErrorLevel)))
+	env, c, err := Start(o)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	*cfg = c
+	defer func() { _ = env.Stop() }()
+	return m.Run()
+}

@@ -2,9 +2,7 @@ package barbican_test
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,12 +10,9 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/common/conditions"
-	"github.com/c5c3/openstack-operators/common/dbsync"
-	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/e2e/localrun"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	"github.com/c5c3/openstack-operators/e2e/suite"
@@ -129,90 +124,21 @@ func TestDBCleanRuns(t *testing.T) {
 	s.condition(conditions.TypeReady, metav1.ConditionTrue, "")
 }
 
-// cronJob reads the Barbican's db-clean CronJob.
-func (s *site) cronJob() *batchv1.CronJob {
-	s.T.Helper()
-	var cj batchv1.CronJob
-	poll.Until(s.T, waitLong, func() error {
-		return env.K8s.Get(s.Ctx, client.ObjectKey{Namespace: s.NS, Name: s.Name + "-db-clean"}, &cj)
-	})
-	return &cj
+// clean is the Barbican's db-clean CronJob.
+func (s *site) clean() suite.Periodic {
+	return suite.Periodic{S: s.Site, Suffix: "db-clean", Wait: waitLong}
 }
 
-// cleanJobs lists the Jobs the db-clean CronJob controls.
-func (s *site) cleanJobs() []batchv1.Job {
-	s.T.Helper()
-	var list batchv1.JobList
-	poll.Must(s.T, env.K8s.List(s.Ctx, &list, client.InNamespace(s.NS)))
-	var out []batchv1.Job
-	for _, j := range list.Items {
-		if owner := metav1.GetControllerOf(&j); owner != nil && owner.Kind == "CronJob" && owner.Name == s.Name+"-db-clean" {
-			out = append(out, j)
-		}
-	}
-	return out
-}
-
-// manualRun creates a run from the CronJob as `kubectl create job --from`
-// does and waits until the Job controller reports it finished. Its
-// backoffLimit is 0 (a user's edit of the copied template): a failing run
-// fails at once instead of after the Job controller's retries, minutes of
-// back-off.
-func (s *site) manualRun(suffix string) string {
-	s.T.Helper()
-	j := testenv.JobFromCronJob(s.cronJob(), s.Name+"-db-clean-"+suffix)
-	j.Spec.BackoffLimit = ptr.To(int32(0))
-	poll.Must(s.T, env.K8s.Create(s.Ctx, j))
-	poll.Until(s.T, waitLong, func() error {
-		if err := env.K8s.Get(s.Ctx, client.ObjectKeyFromObject(j), j); err != nil {
-			return err
-		}
-		if done, _, _ := dbsync.Terminal(j); done {
-			return nil
-		}
-		return fmt.Errorf("job %s not finished: %+v", j.Name, j.Status)
-	})
-	return j.Name
+func (s *site) cronJob() *batchv1.CronJob      { return s.clean().CronJob() }
+func (s *site) cleanJobs() []batchv1.Job       { return s.clean().Runs() }
+func (s *site) manualRun(suffix string) string { return s.clean().ManualRun(suffix) }
+func (s *site) sql(stmt string) string         { return env.SQL(s.T, stmt) }
+func (s *site) cleanCount() map[string]int {
+	return s.clean().Count(env.Op, "barbican_operator_db_clean_total", "barbican")
 }
 
 // cleanReports waits until DBCleanReady has status and reason and names job.
 func (s *site) cleanReports(status metav1.ConditionStatus, reason, job string) {
 	s.T.Helper()
-	poll.Until(s.T, waitLong, func() error {
-		c := s.condition(barbicanv1.ConditionDBCleanReady, status, reason)
-		if !strings.Contains(c.Message, job) {
-			return fmt.Errorf("DBCleanReady %q does not name the run %s", c.Message, job)
-		}
-		return nil
-	})
-}
-
-// sql runs a statement on the MariaDB.
-func (s *site) sql(stmt string) string {
-	s.T.Helper()
-	out, err := env.DB.Query(stmt)
-	poll.Must(s.T, err)
-	return out
-}
-
-var cleanTotal = regexp.MustCompile(`(?m)^barbican_operator_db_clean_total\{([^}]*)\} (\d+)`)
-
-// cleanCount reads barbican_operator_db_clean_total of the Barbican by result.
-func (s *site) cleanCount() map[string]int {
-	s.T.Helper()
-	text, err := env.Op.Metrics()
-	poll.Must(s.T, err)
-	out := map[string]int{}
-	for _, m := range cleanTotal.FindAllStringSubmatch(text, -1) {
-		if !strings.Contains(m[1], `barbican="`+s.Name+`"`) || !strings.Contains(m[1], `namespace="`+s.NS+`"`) {
-			continue
-		}
-		n, _ := strconv.Atoi(m[2])
-		for _, result := range []string{"succeeded", "failed"} {
-			if strings.Contains(m[1], `result="`+result+`"`) {
-				out[result] += n
-			}
-		}
-	}
-	return out
+	s.clean().Reports(job, func() *metav1.Condition { return s.condition(barbicanv1.ConditionDBCleanReady, status, reason) })
 }

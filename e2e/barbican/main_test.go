@@ -34,14 +34,11 @@ const (
 // managedNamespaces are the namespaces of the tests with a managed store.
 var managedNamespaces = []string{"e2e-testmanagedstore", "e2e-testfreshinstalltoready-2025-2", "e2e-testfreshinstalltoready-2026-1"}
 
-// instanceHost is the Service name of the managed instance in ns.
-func instanceHost(ns string) string { return managedInstance + "." + ns + ".svc" }
-
 // resolveInstances maps every managed instance's Service to the server.
 func resolveInstances() string {
 	var entries []string
 	for _, ns := range managedNamespaces {
-		entries = append(entries, instanceHost(ns)+":8200="+managedAddr)
+		entries = append(entries, inprocess.InstanceHost(ns, managedInstance)+":8200="+managedAddr)
 	}
 	return strings.Join(entries, ",")
 }

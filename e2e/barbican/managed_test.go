@@ -1,9 +1,7 @@
 package barbican_test
 
 import (
-	"context"
 	"fmt"
-	"net/http"
 	"regexp"
 	"slices"
 	"strconv"
@@ -13,13 +11,11 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/inprocess"
 	"github.com/c5c3/openstack-operators/common/conditions"
-	"github.com/c5c3/openstack-operators/common/probe"
 	"github.com/c5c3/openstack-operators/common/testenv/openbao"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	"github.com/c5c3/openstack-operators/e2e/suite"
@@ -86,45 +82,13 @@ func newManagedSite(t *testing.T, release string, ttl time.Duration) (*site, *op
 	if !slices.Contains(managedNamespaces, s.NS) {
 		t.Fatalf("the site's namespace %s is not one the chart grants TokenRequest in (%v)", s.NS, managedNamespaces)
 	}
-	s.vault = startInstance(t, s, ttl)
-	poll.Must(t, env.K8s.Create(s.Ctx, &barbicanv1.BarbicanSecretStore{
-		ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: "vault"},
-		Spec: barbicanv1.BarbicanSecretStoreSpec{BarbicanRef: barbicanv1.BarbicanRef{Name: s.Name}, Type: barbicanv1.StoreOpenBao,
-			IsDefault: true, OpenBao: &barbicanv1.OpenBaoSpec{InstanceRef: &barbicanv1.InstanceRef{Name: managedInstance}}},
-	}))
+	s.vault = inprocess.StartInstance(t, env.K8s, env.Mgmt.Config, s.NS, managedInstance, managedAddr, ttl)
+	poll.Must(t, env.K8s.Create(s.Ctx, inprocess.ManagedStore(s.NS, "vault", s.Name, managedInstance)))
 	poll.Must(t, env.K8s.Create(s.Ctx, &barbicanv1.Barbican{
 		ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: s.Name},
 		Spec:       barbicanv1.BarbicanSpec{ServiceSpec: s.Spec(release, "", env.DB.Port)},
 	}))
 	return s, s.vault
-}
-
-// startInstance starts the managed instance of the site's namespace (secret
-// IDs living ttl) and creates what the OpenBao operator leaves there: the
-// provisioner ServiceAccount, the CA Secret and the OpenBaoCluster, marked
-// Available.
-func startInstance(t *testing.T, s *site, ttl time.Duration) *openbao.Server {
-	t.Helper()
-	ctx := context.Background()
-	srv := openbao.StartWith(t, openbao.Options{DNSNames: []string{instanceHost(s.NS)}, Address: managedAddr})
-	kube, err := openbao.NewKube(env.Mgmt.Config)
-	poll.Must(t, err)
-	opts, err := kube.ManagedOptions(ctx, s.NS, managedInstance, ttl)
-	poll.Must(t, err)
-	poll.Must(t, srv.ConfigureManaged(ctx, opts))
-	poll.Must(t, kube.CreateServiceAccount(ctx, s.NS, inprocess.ProvisionerName(managedInstance)))
-	poll.Must(t, env.K8s.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: inprocess.InstanceCASecretName(managedInstance)},
-		StringData: map[string]string{"ca.crt": string(srv.CAPEM)}}))
-	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(inprocess.InstanceGVK)
-	u.SetNamespace(s.NS)
-	u.SetName(managedInstance)
-	poll.Must(t, env.K8s.Create(ctx, u))
-	cond := map[string]any{"type": "Available", "status": "True", "reason": "Ready", "message": "set by the test",
-		"lastTransitionTime": metav1.Now().UTC().Format(time.RFC3339)}
-	poll.Must(t, unstructured.SetNestedSlice(u.Object, []any{cond}, "status", "conditions"))
-	poll.Must(t, env.K8s.Status().Update(ctx, u))
-	return srv
 }
 
 // approle reads the store's minted pair.
@@ -157,26 +121,6 @@ func (s *site) rolledFrom(from string) string {
 		return nil
 	})
 	return digest
-}
-
-// serves checks that the API process the probe points at answers.
-func (s *site) serves() {
-	s.T.Helper()
-	poll.Until(s.T, waitLong, func() error {
-		url := s.barbican().Annotations[probe.URLAnnotation]
-		if url == "" {
-			return fmt.Errorf("no API process is serving the Barbican")
-		}
-		resp, err := http.Get(url + "healthcheck") //nolint:noctx // loopback probe
-		if err != nil {
-			return err
-		}
-		_ = resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("%shealthcheck answered %d", url, resp.StatusCode)
-		}
-		return nil
-	})
 }
 
 // wakeStore changes an annotation of the store: any change wakes its controller.

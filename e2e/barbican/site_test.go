@@ -1,6 +1,8 @@
 package barbican_test
 
 import (
+	"fmt"
+	"net/http"
 	"testing"
 	"time"
 
@@ -9,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
+	"github.com/c5c3/openstack-operators/common/probe"
 	"github.com/c5c3/openstack-operators/common/testenv/openbao"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	"github.com/c5c3/openstack-operators/e2e/suite"
@@ -117,4 +120,24 @@ func (s *site) storeCondition(name, typ string, status metav1.ConditionStatus, r
 	s.T.Helper()
 	return suite.WaitCondition(s.T, env.K8s, client.ObjectKey{Namespace: s.NS, Name: name},
 		func(b *barbicanv1.BarbicanSecretStore) []metav1.Condition { return b.Status.Conditions }, typ, status, reason, waitLong)
+}
+
+// serves checks that the API process the probe points at answers.
+func (s *site) serves() {
+	s.T.Helper()
+	poll.Until(s.T, waitLong, func() error {
+		url := s.barbican().Annotations[probe.URLAnnotation]
+		if url == "" {
+			return fmt.Errorf("no API process is serving the Barbican")
+		}
+		resp, err := http.Get(url + "healthcheck") //nolint:noctx // loopback probe
+		if err != nil {
+			return err
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("%shealthcheck answered %d", url, resp.StatusCode)
+		}
+		return nil
+	})
 }

@@ -2,7 +2,6 @@ package barbican_test
 
 import (
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -14,7 +13,6 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/common/conditions"
-	"github.com/c5c3/openstack-operators/common/probe"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	"github.com/c5c3/openstack-operators/e2e/suite"
 )
@@ -137,18 +135,7 @@ func (s *site) refusedKeepsServing() {
 	if img := s.deployment().Spec.Template.Spec.Containers[0].Image; !strings.HasSuffix(img, ":2025.2") {
 		s.T.Errorf("the API runs %s after a refused bump", img)
 	}
-	url := s.barbican().Annotations[probe.URLAnnotation]
-	poll.Until(s.T, waitLong, func() error {
-		resp, err := http.Get(url + "healthcheck") //nolint:noctx // loopback probe of the local API
-		if err != nil {
-			return err
-		}
-		_ = resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("%shealthcheck answered %d", url, resp.StatusCode)
-		}
-		return nil
-	})
+	s.serves()
 }
 
 // cleanSuspended waits until the db-clean CronJob's suspend is want.

@@ -2,20 +2,14 @@ package glance_test
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/conditions"
-	"github.com/c5c3/openstack-operators/common/dbsync"
-	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	"github.com/c5c3/openstack-operators/e2e/suite"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
@@ -86,90 +80,21 @@ func TestDBPurgeRuns(t *testing.T) {
 	}
 }
 
-// cronJob reads the Glance's db-purge CronJob.
-func (s *site) cronJob() *batchv1.CronJob {
-	s.T.Helper()
-	var cj batchv1.CronJob
-	poll.Until(s.T, waitLong, func() error {
-		return env.K8s.Get(s.Ctx, client.ObjectKey{Namespace: s.NS, Name: s.Name + "-db-purge"}, &cj)
-	})
-	return &cj
+// purge is the Glance's db-purge CronJob.
+func (s *site) purge() suite.Periodic {
+	return suite.Periodic{S: s.Site, Suffix: "db-purge", Wait: waitLong}
 }
 
-// purgeJobs lists the Jobs the db-purge CronJob controls.
-func (s *site) purgeJobs() []batchv1.Job {
-	s.T.Helper()
-	var list batchv1.JobList
-	poll.Must(s.T, env.K8s.List(s.Ctx, &list, client.InNamespace(s.NS)))
-	var out []batchv1.Job
-	for _, j := range list.Items {
-		if owner := metav1.GetControllerOf(&j); owner != nil && owner.Kind == "CronJob" && owner.Name == s.Name+"-db-purge" {
-			out = append(out, j)
-		}
-	}
-	return out
-}
-
-// manualRun creates a run from the CronJob as `kubectl create job --from`
-// does and waits until the Job controller reports it finished. Its
-// backoffLimit is 0 (a user's edit of the copied template): a failing run
-// fails at once instead of after the Job controller's retries, minutes of
-// back-off.
-func (s *site) manualRun(suffix string) string {
-	s.T.Helper()
-	j := testenv.JobFromCronJob(s.cronJob(), s.Name+"-db-purge-"+suffix)
-	j.Spec.BackoffLimit = ptr.To(int32(0))
-	poll.Must(s.T, env.K8s.Create(s.Ctx, j))
-	poll.Until(s.T, waitLong, func() error {
-		if err := env.K8s.Get(s.Ctx, client.ObjectKeyFromObject(j), j); err != nil {
-			return err
-		}
-		if done, _, _ := dbsync.Terminal(j); done {
-			return nil
-		}
-		return fmt.Errorf("job %s not finished: %+v", j.Name, j.Status)
-	})
-	return j.Name
+func (s *site) cronJob() *batchv1.CronJob      { return s.purge().CronJob() }
+func (s *site) purgeJobs() []batchv1.Job       { return s.purge().Runs() }
+func (s *site) manualRun(suffix string) string { return s.purge().ManualRun(suffix) }
+func (s *site) sql(stmt string) string         { return env.SQL(s.T, stmt) }
+func (s *site) purgeCount() map[string]int {
+	return s.purge().Count(env.Op, "glance_operator_db_purge_total", "glance")
 }
 
 // purgeReports waits until DBPurgeReady has status and reason and names job.
 func (s *site) purgeReports(status metav1.ConditionStatus, reason, job string) {
 	s.T.Helper()
-	poll.Until(s.T, waitLong, func() error {
-		c := s.condition(glancev1.ConditionDBPurgeReady, status, reason)
-		if !strings.Contains(c.Message, job) {
-			return fmt.Errorf("DBPurgeReady %q does not name the run %s", c.Message, job)
-		}
-		return nil
-	})
-}
-
-// sql runs a statement on the MariaDB.
-func (s *site) sql(stmt string) string {
-	s.T.Helper()
-	out, err := env.DB.Query(stmt)
-	poll.Must(s.T, err)
-	return out
-}
-
-var purgeTotal = regexp.MustCompile(`(?m)^glance_operator_db_purge_total\{([^}]*)\} (\d+)`)
-
-// purgeCount reads glance_operator_db_purge_total of the Glance by result.
-func (s *site) purgeCount() map[string]int {
-	s.T.Helper()
-	text, err := env.Op.Metrics()
-	poll.Must(s.T, err)
-	out := map[string]int{}
-	for _, m := range purgeTotal.FindAllStringSubmatch(text, -1) {
-		if !strings.Contains(m[1], `glance="`+s.Name+`"`) || !strings.Contains(m[1], `namespace="`+s.NS+`"`) {
-			continue
-		}
-		n, _ := strconv.Atoi(m[2])
-		for _, result := range []string{"succeeded", "failed"} {
-			if strings.Contains(m[1], `result="`+result+`"`) {
-				out[result] += n
-			}
-		}
-	}
-	return out
+	s.purge().Reports(job, func() *metav1.Condition { return s.condition(glancev1.ConditionDBPurgeReady, status, reason) })
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/zap/zapcore"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -16,7 +15,6 @@ import (
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
@@ -27,16 +25,7 @@ import (
 var cfg *rest.Config
 
 func TestMain(m *testing.M) {
-	ctrl.SetLogger(zap.New(zap.Level(zapcore.ErrorLevel)))
-	env, c, err := testenv.Start(testenv.Options{WithoutGatewayAPI: true})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	cfg = c
-	code := m.Run()
-	_ = env.Stop()
-	os.Exit(code)
+	os.Exit(testenv.Main(m, testenv.Options{WithoutGatewayAPI: true}, &cfg))
 }
 
 // crashOnce is an API container that exits at its first start and serves

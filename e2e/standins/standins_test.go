@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"fmt"
-	"go.uber.org/zap/zapcore"
 	"net/http"
 	"os"
 	"sync"
@@ -20,7 +19,6 @@ import (
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/c5c3/openstack-operators/common/testenv"
@@ -32,16 +30,7 @@ import (
 var cfg *rest.Config
 
 func TestMain(m *testing.M) {
-	ctrl.SetLogger(zap.New(zap.Level(zapcore.ErrorLevel)))
-	env, c, err := testenv.Start(testenv.Options{WithoutGatewayAPI: true})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	cfg = c
-	code := m.Run()
-	_ = env.Stop()
-	os.Exit(code)
+	os.Exit(testenv.Main(m, testenv.Options{WithoutGatewayAPI: true}, &cfg))
 }
 
 // writeCounter counts mutating requests, to prove a settled pass writes nothing.

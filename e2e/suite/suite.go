@@ -119,13 +119,12 @@ func up(o Options, env *Env, stops *[]func(), code *int) error {
 	if err := InstallCRDs(env.Mgmt, false); err != nil {
 		return err
 	}
+	var crds []string
 	for _, f := range o.CRDs {
-		if _, err := env.Mgmt.Kubectl("apply", "--server-side", "-f", filepath.Join(env.Root, f)); err != nil {
-			return err
-		}
-		if _, err := env.Mgmt.Kubectl("wait", "--for=condition=Established", "--timeout=60s", "-f", filepath.Join(env.Root, f)); err != nil {
-			return err
-		}
+		crds = append(crds, filepath.Join(env.Root, f))
+	}
+	if err := applyCRDs(env.Mgmt, crds); err != nil {
+		return err
 	}
 	eso, err := StartESO(env.Mgmt)
 	if err != nil {
@@ -189,6 +188,15 @@ func InstallCRDs(c *cluster.Cluster, gateway bool) error {
 	if err != nil {
 		return err
 	}
+	return applyCRDs(c, files)
+}
+
+// applyCRDs applies the CRD files (none: nothing) and waits until they are
+// Established.
+func applyCRDs(c *cluster.Cluster, files []string) error {
+	if len(files) == 0 {
+		return nil
+	}
 	args := []string{"apply", "--server-side", "--force-conflicts"}
 	for _, f := range files {
 		args = append(args, "-f", f)
@@ -197,7 +205,7 @@ func InstallCRDs(c *cluster.Cluster, gateway bool) error {
 		return err
 	}
 	wait := append([]string{"wait", "--for=condition=Established", "--timeout=60s"}, args[3:]...)
-	_, err = c.Kubectl(wait...)
+	_, err := c.Kubectl(wait...)
 	return err
 }
 

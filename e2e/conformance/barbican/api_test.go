@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"path"
 	"slices"
@@ -15,71 +14,40 @@ import (
 	"testing"
 
 	"github.com/c5c3/openstack-operators/common/testenv/openbao"
+	"github.com/c5c3/openstack-operators/e2e/conformance/harness"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 )
 
 // keyManager is a client of the Key Manager API v1 with a Keystone token.
-type keyManager struct {
-	t     *testing.T
-	url   string
-	token string
-}
-
-func (c keyManager) do(method, p string, body []byte, header map[string]string) (*http.Response, []byte) {
-	c.t.Helper()
-	req, err := http.NewRequestWithContext(c.t.Context(), method, c.url+p, bytes.NewReader(body))
-	poll.Must(c.t, err)
-	if c.token != "" {
-		req.Header.Set("X-Auth-Token", c.token)
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	poll.Must(c.t, err)
-	defer func() { _ = resp.Body.Close() }()
-	out, err := io.ReadAll(resp.Body)
-	poll.Must(c.t, err)
-	return resp, out
-}
-
-// expect fails the test unless the call answered want.
-func (c keyManager) expect(want int, method, p string, body []byte, header map[string]string) []byte {
-	c.t.Helper()
-	resp, out := c.do(method, p, body, header)
-	if resp.StatusCode != want {
-		c.t.Fatalf("%s %s: %d, want %d: %s", method, p, resp.StatusCode, want, out)
-	}
-	return out
-}
+type keyManager struct{ harness.Client }
 
 // store stores payload as an opaque text secret and returns its ID.
 func (c keyManager) store(name, payload string) string {
-	c.t.Helper()
+	c.T.Helper()
 	body, _ := json.Marshal(map[string]string{"name": name, "payload": payload, "payload_content_type": "text/plain", "secret_type": "opaque"})
 	var created struct {
 		SecretRef string `json:"secret_ref"`
 	}
-	poll.Must(c.t, json.Unmarshal(c.expect(http.StatusCreated, http.MethodPost, "v1/secrets", body,
+	poll.Must(c.T, json.Unmarshal(c.Expect(http.StatusCreated, http.MethodPost, "v1/secrets", bytes.NewReader(body),
 		map[string]string{"Content-Type": "application/json"}), &created))
 	return path.Base(created.SecretRef)
 }
 
 // payload reads a secret's payload.
 func (c keyManager) payload(id string) string {
-	c.t.Helper()
-	return string(c.expect(http.StatusOK, http.MethodGet, "v1/secrets/"+id+"/payload", nil, map[string]string{"Accept": "text/plain"}))
+	c.T.Helper()
+	return string(c.Expect(http.StatusOK, http.MethodGet, "v1/secrets/"+id+"/payload", nil, map[string]string{"Accept": "text/plain"}))
 }
 
 // list lists the IDs of the project's secrets.
 func (c keyManager) list() []string {
-	c.t.Helper()
+	c.T.Helper()
 	var page struct {
 		Secrets []struct {
 			SecretRef string `json:"secret_ref"`
 		} `json:"secrets"`
 	}
-	poll.Must(c.t, json.Unmarshal(c.expect(http.StatusOK, http.MethodGet, "v1/secrets?limit=100", nil, nil), &page))
+	poll.Must(c.T, json.Unmarshal(c.Expect(http.StatusOK, http.MethodGet, "v1/secrets?limit=100", nil, nil), &page))
 	var ids []string
 	for _, s := range page.Secrets {
 		ids = append(ids, path.Base(s.SecretRef))
@@ -138,13 +106,13 @@ func TestSecretsLandInTheManagedStore(t *testing.T) {
 		t.Run(release, func(t *testing.T) {
 			s := newSite(t, "secrets-"+strings.ReplaceAll(release, ".", "-"), release, 0, nil)
 			a := s.upToReady()
-			anonymous := keyManager{t: t, url: a.URL}
-			anonymous.expect(http.StatusOK, http.MethodGet, "healthcheck", nil, nil)
-			anonymous.expect(http.StatusUnauthorized, http.MethodGet, "v1/secrets", nil, nil)
+			anonymous := keyManager{harness.Client{T: t, URL: a.URL}}
+			anonymous.Expect(http.StatusOK, http.MethodGet, "healthcheck", nil, nil)
+			anonymous.Expect(http.StatusUnauthorized, http.MethodGet, "v1/secrets", nil, nil)
 
 			token, err := env.Keystone.AdminToken()
 			poll.Must(t, err)
-			api := keyManager{t: t, url: a.URL, token: token}
+			api := keyManager{harness.Client{T: t, URL: a.URL, Token: token}}
 			before := kvKeys(t, s.vault)
 			payload := randomPayload(t)
 			id := api.store("conformance", payload)
@@ -168,8 +136,8 @@ func TestSecretsLandInTheManagedStore(t *testing.T) {
 				t.Fatalf("KV record %s: %v; want the payload, hex-encoded, as value", added[0], record)
 			}
 
-			api.expect(http.StatusNoContent, http.MethodDelete, "v1/secrets/"+id, nil, nil)
-			api.expect(http.StatusNotFound, http.MethodGet, "v1/secrets/"+id, nil, nil)
+			api.Expect(http.StatusNoContent, http.MethodDelete, "v1/secrets/"+id, nil, nil)
+			api.Expect(http.StatusNotFound, http.MethodGet, "v1/secrets/"+id, nil, nil)
 			if record := kvRecord(t, s.vault, added[0]); record != nil {
 				t.Errorf("KV record %s still readable after the delete: %v", added[0], record)
 			}

@@ -6,13 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	batchv1 "k8s.io/api/batch/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/e2e/conformance/harness"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 )
@@ -30,40 +27,24 @@ func TestDBCleanRemovesSecretsOlderThanTheRetention(t *testing.T) {
 	a := s.upToReady()
 	token, err := env.Keystone.AdminToken()
 	poll.Must(t, err)
-	api := keyManager{t: t, url: a.URL, token: token}
+	api := keyManager{harness.Client{T: t, URL: a.URL, Token: token}}
 	old, recent, live := api.store("old", randomPayload(t)), api.store("recent", randomPayload(t)), api.store("live", randomPayload(t))
 	for _, id := range []string{old, recent} {
-		api.expect(http.StatusNoContent, http.MethodDelete, "v1/secrets/"+id, nil, nil)
+		api.Expect(http.StatusNoContent, http.MethodDelete, "v1/secrets/"+id, nil, nil)
 	}
 	s.deletedDaysAgo(old, 40)
 	if got := s.secretRows(); got != "live:0 old:1 recent:1" {
 		t.Fatalf("before the clean the secrets table holds %s", got)
 	}
 
-	var cj batchv1.CronJob
-	poll.Until(t, harness.WaitLong, func() error {
-		return env.K8s.Get(t.Context(), client.ObjectKey{Namespace: s.ns, Name: s.name + "-db-clean"}, &cj)
-	})
-	job := testenv.JobFromCronJob(&cj, cj.Name+"-manual")
-	poll.Must(t, env.K8s.Create(t.Context(), job))
-	code, log, err := env.RunJob(t, job, nil, harness.WaitLong)
-	if err != nil || code != 0 {
-		t.Fatalf("db-clean Job %q failed (code %d, %v):\n%s", job.Spec.Template.Spec.Containers[0].Command, code, err, log)
-	}
+	job := env.RunCronJob(t, client.ObjectKey{Namespace: s.ns, Name: s.name + "-db-clean"})
 	if got := s.secretRows(); got != "live:0 recent:1" {
 		t.Errorf("after the clean the secrets table holds %s, want the recently deleted and the live secret", got)
 	}
 	if got := api.payload(live); got == "" {
 		t.Error("the live secret lost its payload")
 	}
-	poll.Must(t, testenv.JobFinished(t.Context(), env.K8s, client.ObjectKeyFromObject(job), true))
-	poll.Until(t, harness.WaitLong, func() error {
-		c := env.WaitCondition(t, s.barbican(), barbicanv1.ConditionDBCleanReady, metav1.ConditionTrue)
-		if !strings.Contains(c.Message, job.Name) {
-			return fmt.Errorf("DBCleanReady %q does not report the run %s", c.Message, job.Name)
-		}
-		return nil
-	})
+	env.ReportsRun(t, s.barbican(), barbicanv1.ConditionDBCleanReady, job)
 }
 
 // deletedDaysAgo moves the deletion of secret id, and of the rows deleted

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/c5c3/openstack-operators/e2e/conformance/harness"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 )
 
@@ -20,9 +21,9 @@ func TestHealthcheckDoesNotNeedTheDatabase(t *testing.T) {
 	a := s.upToReady()
 	token, err := env.Keystone.AdminToken()
 	poll.Must(t, err)
-	api := keyManager{t: t, url: a.URL, token: token}
-	anonymous := keyManager{t: t, url: a.URL}
-	api.expect(http.StatusOK, http.MethodGet, "v1/secrets", nil, nil)
+	api := keyManager{harness.Client{T: t, URL: a.URL, Token: token}}
+	anonymous := keyManager{harness.Client{T: t, URL: a.URL}}
+	api.Expect(http.StatusOK, http.MethodGet, "v1/secrets", nil, nil)
 
 	account := fmt.Sprintf("'%s'@'127.0.0.1'", s.DBUser)
 	_, err = env.DB.Query("ALTER USER " + account + " ACCOUNT LOCK")
@@ -45,16 +46,16 @@ func TestHealthcheckDoesNotNeedTheDatabase(t *testing.T) {
 		for _, id := range strings.Fields(ids) {
 			_, _ = env.DB.Query("KILL " + id)
 		}
-		if resp, out := api.do(http.MethodGet, "v1/secrets", nil, nil); resp.StatusCode < 500 {
+		if resp, out := api.Do(http.MethodGet, "v1/secrets", nil, nil); resp.StatusCode < 500 {
 			return fmt.Errorf("with the account locked GET v1/secrets answered %d: %s", resp.StatusCode, out)
 		}
 		return nil
 	})
-	anonymous.expect(http.StatusOK, http.MethodGet, "healthcheck", nil, nil)
+	anonymous.Expect(http.StatusOK, http.MethodGet, "healthcheck", nil, nil)
 
 	unlock()
 	poll.Until(t, time.Minute, func() error {
-		if resp, out := api.do(http.MethodGet, "v1/secrets", nil, nil); resp.StatusCode != http.StatusOK {
+		if resp, out := api.Do(http.MethodGet, "v1/secrets", nil, nil); resp.StatusCode != http.StatusOK {
 			return fmt.Errorf("after the unlock GET v1/secrets answered %d: %s", resp.StatusCode, out)
 		}
 		return nil

@@ -112,7 +112,7 @@ func (s *site) storesThrough(a *harness.API) {
 	s.t.Helper()
 	token, err := env.Keystone.AdminToken()
 	poll.Must(s.t, err)
-	api := keyManager{t: s.t, url: a.URL, token: token}
+	api := keyManager{harness.Client{T: s.t, URL: a.URL, Token: token}}
 	payload := randomPayload(s.t)
 	if got := api.payload(api.store(fmt.Sprintf("remint-%d", time.Now().UnixNano()), payload)); got != payload {
 		s.t.Fatalf("payload %q, want %q", got, payload)

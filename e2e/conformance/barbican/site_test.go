@@ -1,15 +1,12 @@
 package barbican_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
@@ -53,15 +50,9 @@ func newSite(t *testing.T, name, release string, secretIDTTL time.Duration, muta
 	ctx := t.Context()
 	in := harness.NewInputs("barbican", "bb", name, env.DB)
 	spec := env.Provision(t, in, release)
-	s := &site{Inputs: in, t: t, ns: in.Namespace, name: "barbican", host: instance + "." + in.Namespace + ".svc"}
+	s := &site{Inputs: in, t: t, ns: in.Namespace, name: "barbican", host: inprocess.InstanceHost(in.Namespace, instance)}
 	s.managedInstance(secretIDTTL)
-	poll.Must(t, env.K8s.Create(ctx, &barbicanv1.BarbicanSecretStore{
-		ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: storeName},
-		Spec: barbicanv1.BarbicanSecretStoreSpec{
-			BarbicanRef: barbicanv1.BarbicanRef{Name: s.name}, Type: barbicanv1.StoreOpenBao, IsDefault: true,
-			OpenBao: &barbicanv1.OpenBaoSpec{InstanceRef: &barbicanv1.InstanceRef{Name: instance}},
-		},
-	}))
+	poll.Must(t, env.K8s.Create(ctx, inprocess.ManagedStore(s.ns, storeName, s.name, instance)))
 	b := &barbicanv1.Barbican{
 		ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name},
 		Spec:       barbicanv1.BarbicanSpec{ServiceSpec: spec},
@@ -74,32 +65,13 @@ func newSite(t *testing.T, name, release string, secretIDTTL time.Duration, muta
 	return s
 }
 
-// managedInstance starts the server and creates what the OpenBao operator
-// leaves in the namespace: the provisioner ServiceAccount, the CA Secret
-// and the OpenBaoCluster, marked Available.
+// managedInstance brings up the instance (inprocess.StartInstance) on
+// 127.0.0.1 at its Service's port, and maps its Service name there in the
+// operator's --resolve table.
 func (s *site) managedInstance(secretIDTTL time.Duration) {
-	t := s.t
-	ctx := context.Background()
-	s.vault = openbao.StartWith(t, openbao.Options{DNSNames: []string{s.host}, Address: "127.0.0.1:" + instancePort})
+	s.vault = inprocess.StartInstance(s.t, env.K8s, env.Config, s.ns, instance, "127.0.0.1:"+instancePort, secretIDTTL)
 	env.Resolve.Map(s.host+":"+instancePort, "127.0.0.1:"+instancePort)
-	t.Cleanup(func() { env.Resolve.Map(s.host+":"+instancePort, "") })
-	kube, err := openbao.NewKube(env.Config)
-	poll.Must(t, err)
-	opts, err := kube.ManagedOptions(ctx, s.ns, instance, secretIDTTL)
-	poll.Must(t, err)
-	poll.Must(t, s.vault.ConfigureManaged(ctx, opts))
-	poll.Must(t, kube.CreateServiceAccount(ctx, s.ns, inprocess.ProvisionerName(instance)))
-	poll.Must(t, env.K8s.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: inprocess.InstanceCASecretName(instance)},
-		StringData: map[string]string{"ca.crt": string(s.vault.CAPEM)}}))
-	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(inprocess.InstanceGVK)
-	u.SetNamespace(s.ns)
-	u.SetName(instance)
-	poll.Must(t, env.K8s.Create(ctx, u))
-	cond := map[string]any{"type": "Available", "status": "True", "reason": "Ready", "message": "set by the test",
-		"lastTransitionTime": metav1.Now().UTC().Format(time.RFC3339)}
-	poll.Must(t, unstructured.SetNestedSlice(u.Object, []any{cond}, "status", "conditions"))
-	poll.Must(t, env.K8s.Status().Update(ctx, u))
+	s.t.Cleanup(func() { env.Resolve.Map(s.host+":"+instancePort, "") })
 }
 
 func (s *site) key() client.ObjectKey { return client.ObjectKey{Namespace: s.ns, Name: s.name} }
@@ -138,7 +110,9 @@ func (s *site) startAPI(notDigest string) *harness.API {
 	d := env.Deployment(s.t, s.key(), "")
 	if notDigest != "" {
 		poll.Until(s.t, harness.WaitLong, func() error {
-			d = env.Deployment(s.t, s.key(), "")
+			if err := env.K8s.Get(s.t.Context(), s.key(), d); err != nil {
+				return err
+			}
 			if got := secretIDDigest(d.Spec.Template.Annotations); got == notDigest {
 				return fmt.Errorf("the Deployment still carries the secret ID digest %s", got)
 			}

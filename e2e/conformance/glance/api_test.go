@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -14,70 +13,39 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/c5c3/openstack-operators/e2e/conformance/harness"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 )
 
 // imageAPI is a client of the Image API v2 with a Keystone token.
-type imageAPI struct {
-	t     *testing.T
-	url   string
-	token string
-}
-
-func (c imageAPI) do(method, path string, body io.Reader, header map[string]string) (*http.Response, []byte) {
-	c.t.Helper()
-	req, err := http.NewRequestWithContext(c.t.Context(), method, c.url+path, body)
-	poll.Must(c.t, err)
-	if c.token != "" {
-		req.Header.Set("X-Auth-Token", c.token)
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	poll.Must(c.t, err)
-	defer func() { _ = resp.Body.Close() }()
-	out, err := io.ReadAll(resp.Body)
-	poll.Must(c.t, err)
-	return resp, out
-}
-
-// expect fails the test unless the call answered want.
-func (c imageAPI) expect(want int, method, path string, body io.Reader, header map[string]string) []byte {
-	c.t.Helper()
-	resp, out := c.do(method, path, body, header)
-	if resp.StatusCode != want {
-		c.t.Fatalf("%s %s: %d, want %d: %s", method, path, resp.StatusCode, want, out)
-	}
-	return out
-}
+type imageAPI struct{ harness.Client }
 
 // create registers a raw image and returns its ID.
 func (c imageAPI) create(name string) string {
-	c.t.Helper()
+	c.T.Helper()
 	body, _ := json.Marshal(map[string]string{"name": name, "disk_format": "raw", "container_format": "bare"})
 	var img struct{ ID string }
-	poll.Must(c.t, json.Unmarshal(c.expect(http.StatusCreated, http.MethodPost, "v2/images", bytes.NewReader(body),
+	poll.Must(c.T, json.Unmarshal(c.Expect(http.StatusCreated, http.MethodPost, "v2/images", bytes.NewReader(body),
 		map[string]string{"Content-Type": "application/json"}), &img))
 	return img.ID
 }
 
 // upload stores data as the image's file, in store when not empty.
 func (c imageAPI) upload(id string, data []byte, store string) {
-	c.t.Helper()
+	c.T.Helper()
 	h := map[string]string{"Content-Type": "application/octet-stream"}
 	if store != "" {
 		h["X-Image-Meta-Store"] = store
 	}
-	c.expect(http.StatusNoContent, http.MethodPut, "v2/images/"+id+"/file", bytes.NewReader(data), h)
+	c.Expect(http.StatusNoContent, http.MethodPut, "v2/images/"+id+"/file", bytes.NewReader(data), h)
 }
 
 // image reads the image's record.
 func (c imageAPI) image(id string) map[string]any {
-	c.t.Helper()
+	c.T.Helper()
 	var img map[string]any
-	poll.Must(c.t, json.Unmarshal(c.expect(http.StatusOK, http.MethodGet, "v2/images/"+id, nil, nil), &img))
+	poll.Must(c.T, json.Unmarshal(c.Expect(http.StatusOK, http.MethodGet, "v2/images/"+id, nil, nil), &img))
 	return img
 }
 
@@ -101,13 +69,13 @@ func imagesLand(t *testing.T, release string) {
 		s.waitBackend(b, glancev1.ConditionConfigProjected, metav1.ConditionTrue)
 	}
 
-	anon := imageAPI{t: t, url: a.URL}
-	anon.expect(http.StatusOK, http.MethodGet, "healthcheck", nil, nil)
-	anon.expect(http.StatusUnauthorized, http.MethodGet, "v2/images", nil, nil)
+	anon := imageAPI{harness.Client{T: t, URL: a.URL}}
+	anon.Expect(http.StatusOK, http.MethodGet, "healthcheck", nil, nil)
+	anon.Expect(http.StatusUnauthorized, http.MethodGet, "v2/images", nil, nil)
 
 	token, err := env.Keystone.AdminToken()
 	poll.Must(t, err)
-	api := imageAPI{t: t, url: a.URL, token: token}
+	api := imageAPI{harness.Client{T: t, URL: a.URL, Token: token}}
 	var stores struct {
 		Stores []struct {
 			ID string `json:"id"`
@@ -116,7 +84,7 @@ func imagesLand(t *testing.T, release string) {
 			Default any `json:"default"`
 		} `json:"stores"`
 	}
-	poll.Must(t, json.Unmarshal(api.expect(http.StatusOK, http.MethodGet, "v2/info/stores", nil, nil), &stores))
+	poll.Must(t, json.Unmarshal(api.Expect(http.StatusOK, http.MethodGet, "v2/info/stores", nil, nil), &stores))
 	if len(stores.Stores) != 2 || stores.Stores[0].ID == stores.Stores[1].ID {
 		t.Fatalf("stores = %+v, want fast and archive", stores.Stores)
 	}
@@ -150,11 +118,11 @@ func imagesLand(t *testing.T, release string) {
 		}
 		stored, err := env.S3.Get(t.Context(), s.buckets[tc.store], id)
 		poll.Must(t, err)
-		got := api.expect(http.StatusOK, http.MethodGet, "v2/images/"+id+"/file", nil, nil)
+		got := api.Expect(http.StatusOK, http.MethodGet, "v2/images/"+id+"/file", nil, nil)
 		if sha256.Sum256(got) != sha256.Sum256(data) || sha256.Sum256(stored) != sha256.Sum256(data) {
 			t.Errorf("store %s: downloaded %d bytes, bucket holds %d, uploaded %d: not identical", tc.store, len(got), len(stored), len(data))
 		}
-		api.expect(http.StatusNoContent, http.MethodDelete, "v2/images/"+id, nil, nil)
+		api.Expect(http.StatusNoContent, http.MethodDelete, "v2/images/"+id, nil, nil)
 		keys, err = env.S3.Keys(t.Context(), s.buckets[tc.store])
 		poll.Must(t, err)
 		if slices.Contains(keys, id) {

@@ -34,7 +34,7 @@ func TestImageCacheServesAndThePrunerBoundsIt(t *testing.T) {
 	a := s.upToReady()
 	token, err := env.Keystone.AdminToken()
 	poll.Must(t, err)
-	api := imageAPI{t: t, url: a.URL, token: token}
+	api := imageAPI{harness.Client{T: t, URL: a.URL, Token: token}}
 	data := make([]byte, 3<<20)
 	_, _ = rand.Read(data)
 	id := api.create("cached")
@@ -43,7 +43,7 @@ func TestImageCacheServesAndThePrunerBoundsIt(t *testing.T) {
 	// The API container's view of the cache volume, on this machine.
 	volume := filepath.Join(a.Container.Dir, "volumes", "image-cache")
 	cached := filepath.Join(volume, id)
-	if got := api.expect(http.StatusOK, http.MethodGet, "v2/images/"+id+"/file", nil, nil); !bytes.Equal(got, data) {
+	if got := api.Expect(http.StatusOK, http.MethodGet, "v2/images/"+id+"/file", nil, nil); !bytes.Equal(got, data) {
 		t.Fatalf("first download: %d bytes, uploaded %d", len(got), len(data))
 	}
 	poll.Until(t, harness.WaitLong, func() error {
@@ -53,7 +53,7 @@ func TestImageCacheServesAndThePrunerBoundsIt(t *testing.T) {
 		return nil
 	})
 	poll.Must(t, env.S3.Delete(t.Context(), s.buckets[fast], id))
-	if got := api.expect(http.StatusOK, http.MethodGet, "v2/images/"+id+"/file", nil, nil); !bytes.Equal(got, data) {
+	if got := api.Expect(http.StatusOK, http.MethodGet, "v2/images/"+id+"/file", nil, nil); !bytes.Equal(got, data) {
 		t.Fatalf("second download, object gone from the bucket: %d bytes, want the cached %d", len(got), len(data))
 	}
 

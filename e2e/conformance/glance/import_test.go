@@ -40,9 +40,9 @@ func imageServer(t *testing.T, data []byte) (*httptest.Server, int) {
 // webDownload asks Glance to import uri into image id and returns the
 // answer's status code and body.
 func (c imageAPI) webDownload(id, uri string) (int, string) {
-	c.t.Helper()
+	c.T.Helper()
 	body, _ := json.Marshal(map[string]any{"method": map[string]string{"name": "web-download", "uri": uri}})
-	resp, out := c.do(http.MethodPost, "v2/images/"+id+"/import", bytes.NewReader(body), map[string]string{"Content-Type": "application/json"})
+	resp, out := c.Do(http.MethodPost, "v2/images/"+id+"/import", bytes.NewReader(body), map[string]string{"Content-Type": "application/json"})
 	return resp.StatusCode, string(out)
 }
 
@@ -63,7 +63,7 @@ func TestWebDownloadFollowsImportFiltering(t *testing.T) {
 	a := s.upToReady()
 	token, err := env.Keystone.AdminToken()
 	poll.Must(t, err)
-	api := imageAPI{t: t, url: a.URL, token: token}
+	api := imageAPI{harness.Client{T: t, URL: a.URL, Token: token}}
 
 	for name, uri := range map[string]string{
 		"port not allowed": fmt.Sprintf("http://127.0.0.1:%d/image.raw", port+1),
@@ -86,7 +86,7 @@ func TestWebDownloadFollowsImportFiltering(t *testing.T) {
 		}
 		return nil
 	})
-	if got := api.expect(http.StatusOK, http.MethodGet, "v2/images/"+id+"/file", nil, nil); !bytes.Equal(got, data) {
+	if got := api.Expect(http.StatusOK, http.MethodGet, "v2/images/"+id+"/file", nil, nil); !bytes.Equal(got, data) {
 		t.Errorf("imported image holds %d bytes, the server served %d", len(got), len(data))
 	}
 	if img := api.image(id); img["stores"] != fast {

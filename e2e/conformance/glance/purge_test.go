@@ -7,11 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	batchv1 "k8s.io/api/batch/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/e2e/conformance/harness"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
@@ -31,10 +28,10 @@ func TestDBPurgeRemovesRowsOlderThanTheRetention(t *testing.T) {
 	a := s.upToReady()
 	token, err := env.Keystone.AdminToken()
 	poll.Must(t, err)
-	api := imageAPI{t: t, url: a.URL, token: token}
+	api := imageAPI{harness.Client{T: t, URL: a.URL, Token: token}}
 	old, recent, live := api.create("old"), api.create("recent"), api.create("live")
 	for _, id := range []string{old, recent} {
-		api.expect(http.StatusNoContent, http.MethodDelete, "v2/images/"+id, nil, nil)
+		api.Expect(http.StatusNoContent, http.MethodDelete, "v2/images/"+id, nil, nil)
 	}
 	_, err = env.DB.Query(fmt.Sprintf("UPDATE %s.images SET deleted_at = NOW() - INTERVAL 40 DAY WHERE id = '%s'", s.Schema, old))
 	poll.Must(t, err)
@@ -42,27 +39,11 @@ func TestDBPurgeRemovesRowsOlderThanTheRetention(t *testing.T) {
 		t.Fatalf("before the purge the images table holds %v", got)
 	}
 
-	var cj batchv1.CronJob
-	poll.Until(t, harness.WaitLong, func() error {
-		return env.K8s.Get(t.Context(), client.ObjectKey{Namespace: s.ns, Name: s.name + "-db-purge"}, &cj)
-	})
-	job := testenv.JobFromCronJob(&cj, cj.Name+"-manual")
-	poll.Must(t, env.K8s.Create(t.Context(), job))
-	code, log, err := env.RunJob(t, job, nil, harness.WaitLong)
-	if err != nil || code != 0 {
-		t.Fatalf("db-purge Job failed (code %d, %v):\n%s", code, err, log)
-	}
+	job := env.RunCronJob(t, client.ObjectKey{Namespace: s.ns, Name: s.name + "-db-purge"})
 	if got := s.imageRows(); !slices.Equal(got, sorted(recent, live)) {
 		t.Errorf("after the purge the images table holds %v, want the recently deleted %s and the live %s", got, recent, live)
 	}
-	poll.Must(t, testenv.JobFinished(t.Context(), env.K8s, client.ObjectKeyFromObject(job), true))
-	poll.Until(t, harness.WaitLong, func() error {
-		c := env.WaitCondition(t, s.glance(), glancev1.ConditionDBPurgeReady, metav1.ConditionTrue)
-		if !strings.Contains(c.Message, job.Name) {
-			return fmt.Errorf("DBPurgeReady %q does not report the run %s", c.Message, job.Name)
-		}
-		return nil
-	})
+	env.ReportsRun(t, s.glance(), glancev1.ConditionDBPurgeReady, job)
 }
 
 // imageRows lists the IDs in the site's images table, deleted or not.

@@ -69,11 +69,11 @@ func TestUploadDuringTheDrainWindowCompletes(t *testing.T) {
 func upload(t *testing.T, api imageAPI, id string, size int, d time.Duration) (<-chan uploadResult, <-chan struct{}) {
 	const chunks = 40
 	body := &slowBody{left: size, chunk: size / chunks, tick: d / chunks, started: make(chan struct{})}
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPut, api.url+"v2/images/"+id+"/file", body)
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPut, api.URL+"v2/images/"+id+"/file", body)
 	poll.Must(t, err)
 	req.ContentLength = int64(size)
 	req.Header.Set("Content-Type", "application/octet-stream")
-	req.Header.Set("X-Auth-Token", api.token)
+	req.Header.Set("X-Auth-Token", api.Token)
 	done := make(chan uploadResult, 1)
 	start := time.Now()
 	go func() {
@@ -103,7 +103,7 @@ func uploadAcrossStop(t *testing.T, release string) {
 	a := s.upToReady()
 	token, err := env.Keystone.AdminToken()
 	poll.Must(t, err)
-	api := imageAPI{t: t, url: a.URL, token: token}
+	api := imageAPI{harness.Client{T: t, URL: a.URL, Token: token}}
 
 	// Within the drain window: 4 MiB over ~5 s, the stop beginning 1 s in.
 	within, withinStarted := upload(t, api, api.create("within"), 4<<20, 5*time.Second)
@@ -162,7 +162,7 @@ func TestUWSGIWithoutItsRouterFinishesAnUploadAcrossSIGTERM(t *testing.T) {
 	env.Ready(t, s.glance(), s.key(), a)
 	token, err := env.Keystone.AdminToken()
 	poll.Must(t, err)
-	api := imageAPI{t: t, url: a.URL, token: token}
+	api := imageAPI{harness.Client{T: t, URL: a.URL, Token: token}}
 	// 4 MiB over ~10 s; SIGTERM lands ~2 s in, after the preStop sleep.
 	across, started := upload(t, api, api.create("across"), 4<<20, 10*time.Second)
 	select {
