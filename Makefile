@@ -1,5 +1,5 @@
 # Thin wrapper: every target calls one script.
-.PHONY: test run stop generate tools image bench e2e-kind
+.PHONY: test run stop generate tools image release bench e2e-kind
 
 test: ## Build what is missing, then vet, lint and test every module.
 	hack/test.sh
@@ -22,6 +22,10 @@ tools: ## Build the pinned toolchain into the cache.
 OPERATOR ?= placement-operator
 image: ## Build an operator's image tarball without a container engine (bin/): make image OPERATOR=glance-operator.
 	hack/image.sh $(OPERATOR)
+
+release: ## Release one operator into dist/: make release OPERATOR=glance-operator VERSION=0.2.0 [DRY_RUN=1] (docs/releasing.md).
+	@[ "$(origin OPERATOR)" != file ] || { echo "make release: name the operator: OPERATOR=<name>-operator" >&2; exit 1; }
+	DRY_RUN=$(DRY_RUN) hack/release.sh $(OPERATOR) $(VERSION)
 
 e2e-kind: ## The Placement e2e suite on kind clusters (needs Docker; not run in CI here).
 	hack/e2e-kind.sh

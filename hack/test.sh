@@ -21,11 +21,14 @@ lint=$(hack/tools.sh --path golangci-lint)
 
 echo "== generated files are up to date"
 hack/generate.sh
-if git rev-parse --git-dir >/dev/null 2>&1 && ! git diff --quiet -- '*.go' '*.yaml' charts docs/*/crd-reference.md; then
-  git --no-pager diff --stat -- '*.go' '*.yaml' charts
+if git rev-parse --git-dir >/dev/null 2>&1 && ! git diff --quiet -- '*.go' '*.yaml' charts docs/*/crd-reference.md '*/Dockerfile'; then
+  git --no-pager diff --stat -- '*.go' '*.yaml' charts docs/*/crd-reference.md '*/Dockerfile'
   echo "generated files differ from the committed ones: run hack/generate.sh and commit" >&2
   exit 1
 fi
+
+echo "== operator modules stand on their own (GOWORK=off)"
+hack/standalone.sh
 
 modules=$(go work edit -json | sed -n 's/.*"DiskPath": "\.\/\(.*\)".*/\1/p')
 for mod in $modules; do

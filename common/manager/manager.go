@@ -22,6 +22,7 @@ import (
 	"github.com/c5c3/openstack-operators/common/probe"
 	"github.com/c5c3/openstack-operators/common/service"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
+	"github.com/c5c3/openstack-operators/common/version"
 )
 
 // Operator describes one service operator to the shared bootstrap. R is
@@ -154,7 +155,13 @@ func Main[R any](op Operator[R]) {
 	zapOpts := zap.Options{}
 	zapOpts.BindFlags(flag.CommandLine)
 	flag.Parse()
+	v := version.Get()
+	if opts.PrintVersion {
+		fmt.Println(v.String(op.Name()))
+		return
+	}
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts)))
+	ctrl.Log.Info("starting "+op.Name(), v.KeysAndValues()...)
 	if err := Run(ctrl.SetupSignalHandler(), ctrl.GetConfigOrDie(), opts, op); err != nil {
 		ctrl.Log.Error(err, op.Name()+" stopped")
 		os.Exit(1)

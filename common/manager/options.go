@@ -52,6 +52,8 @@ type Options struct {
 	// a program that builds the manager in its own process next to an API
 	// it started (the e2e suites and the benchmark harness).
 	ProbeURL func(cr client.Object, inCluster string) string
+	// PrintVersion prints the binary's version and exits.
+	PrintVersion bool
 }
 
 // BindFlags registers the flags with their defaults; p names the operator's
@@ -74,6 +76,7 @@ func BindFlags(fs *flag.FlagSet, p service.Profile, leaseName string) *Options {
 	fs.BoolVar(&o.ProbeViaAPIServer, "probe-via-apiserver", false, "send the API health probe through the API server's services/proxy (operator outside the cluster network)")
 	fs.BoolVar(&o.ProbeURLAnnotation, "probe-url-annotation", false, "probe the loopback URL in a "+p.Kind+"'s "+probe.URLAnnotation+" annotation instead of its Service (development and e2e runs outside the cluster; never in production)")
 	fs.DurationVar(&o.AbandonGrace, "abandon-grace", 5*time.Minute, "how long deletion waits for an unreachable target cluster before abandoning its children")
+	fs.BoolVar(&o.PrintVersion, "version", false, "print the operator's version, commit, build date and Go version, and exit")
 	fs.Var(o.Resolve, "resolve", "host:port=address[,...]: dial address instead of host:port for the servers the operator calls itself (a managed OpenBao instance's Service), TLS still verifying host (an operator run outside the cluster network; never in production)")
 	return o
 }

@@ -6,6 +6,8 @@ package metrics
 
 import (
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/c5c3/openstack-operators/common/version"
 )
 
 // UnknownCondition labels an error of a step that maps to no condition.
@@ -36,6 +38,9 @@ type Set struct {
 	// Jobs are the per-CR series by Job kind: db_sync always, plus the
 	// periodic kinds New was given.
 	Jobs map[string]JobSeries
+	// BuildInfo is 1, labelled with the binary's version, commit, build
+	// date and Go version.
+	BuildInfo *prometheus.GaugeVec
 }
 
 // New builds the vectors of an operator; register them with Register.
@@ -53,7 +58,13 @@ func New(prefix, kindLabel string, periodic ...string) *Set {
 			Help: "Errors returned by each sub-reconciler, by the condition it reports through.",
 		}, []string{"sub_reconciler", "condition_type"}),
 		Jobs: map[string]JobSeries{},
+		BuildInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: prefix + "_build_info",
+			Help: "Always 1; the labels say which build of the operator runs.",
+		}, []string{"version", "commit", "build_date", "goversion"}),
 	}
+	v := version.Get()
+	s.BuildInfo.WithLabelValues(v.Version, v.Commit, v.Date, v.GoVersion).Set(1)
 	for _, kind := range append([]string{JobDBSync}, periodic...) {
 		s.Jobs[kind] = JobSeries{
 			Total: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -73,7 +84,7 @@ func New(prefix, kindLabel string, periodic ...string) *Set {
 
 // Register registers every vector; it panics on a duplicate, as at start-up it should.
 func (s *Set) Register(reg prometheus.Registerer) {
-	reg.MustRegister(s.Duration, s.Errors)
+	reg.MustRegister(s.Duration, s.Errors, s.BuildInfo)
 	for _, j := range s.Jobs {
 		reg.MustRegister(j.Total, j.Duration)
 	}

@@ -6,6 +6,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/c5c3/openstack-operators/common/version"
 )
 
 func TestDropCR(t *testing.T) {
@@ -66,6 +68,7 @@ func TestNamesCarryPrefixAndKindLabel(t *testing.T) {
 		}
 	}
 	want := []string{
+		"placement_operator_build_info",
 		"placement_operator_db_sync_duration_seconds",
 		"placement_operator_db_sync_total",
 		"placement_operator_reconcile_duration_seconds",
@@ -75,6 +78,7 @@ func TestNamesCarryPrefixAndKindLabel(t *testing.T) {
 		t.Errorf("metric names = %v, want %v", names, want)
 	}
 	wantLabels := map[string][]string{
+		"placement_operator_build_info":                 {"build_date", "commit", "goversion", "version"},
 		"placement_operator_db_sync_duration_seconds":   {"namespace", "placement"},
 		"placement_operator_db_sync_total":              {"namespace", "placement", "result"},
 		"placement_operator_reconcile_duration_seconds": {"sub_reconciler"},
@@ -118,5 +122,17 @@ func TestPeriodicJobSeries(t *testing.T) {
 	s.DropCR("g", "ns")
 	if n := testutil.CollectAndCount(s.Jobs[JobDBPurge].Total); n != 1 {
 		t.Errorf("%d purge series after dropping g, want h's only", n)
+	}
+}
+
+// The build_info gauge carries what the binary says of itself.
+func TestBuildInfo(t *testing.T) {
+	s := New("placement_operator", "placement")
+	v := version.Get()
+	if got := testutil.ToFloat64(s.BuildInfo.WithLabelValues(v.Version, v.Commit, v.Date, v.GoVersion)); got != 1 {
+		t.Errorf("build_info{%s} = %v, want 1", v.Version, got)
+	}
+	if n := testutil.CollectAndCount(s.BuildInfo); n != 1 {
+		t.Errorf("build_info series = %d, want 1", n)
 	}
 }

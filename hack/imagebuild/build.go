@@ -22,6 +22,12 @@ import (
 // Options of one image build.
 type Options struct {
 	Binary, Path, User, Tag, Out string
+	// Labels are the image's labels (the release sets the OCI ones:
+	// org.opencontainers.image.version, revision, source, created, licenses).
+	Labels map[string]string
+	// Created is the image's creation time; zero leaves it unset, so that
+	// one binary always gives the same image.
+	Created time.Time
 }
 
 // Build writes the image tarball. The binary must be statically linked: the
@@ -60,7 +66,10 @@ func Build(o Options) error {
 	}
 	cfg = cfg.DeepCopy()
 	cfg.OS, cfg.Architecture = "linux", "amd64"
-	cfg.Config = v1.Config{Entrypoint: []string{o.Path}, User: o.User, WorkingDir: "/"}
+	cfg.Config = v1.Config{Entrypoint: []string{o.Path}, User: o.User, WorkingDir: "/", Labels: o.Labels}
+	if !o.Created.IsZero() {
+		cfg.Created = v1.Time{Time: o.Created.UTC()}
+	}
 	img, err = mutate.ConfigFile(img, cfg)
 	if err != nil {
 		return fmt.Errorf("setting config: %w", err)

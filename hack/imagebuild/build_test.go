@@ -5,11 +5,13 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
@@ -165,4 +167,47 @@ func keys(m map[string]*tar.Header) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// Labels and the creation time given reach the image's config; without a
+// time the config carries none, so that one binary gives one image.
+func TestLabelsAndCreated(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "static")
+	src := filepath.Join(dir, "main.go")
+	if err := os.WriteFile(src, []byte("package main\nfunc main() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "build", "-o", bin, src)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building: %v\n%s", err, out)
+	}
+	created := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	labels := map[string]string{"org.opencontainers.image.version": "1.2.3"}
+	for _, tc := range []struct {
+		name    string
+		created time.Time
+	}{{"with a time", created}, {"without", time.Time{}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "image.tar")
+			if err := Build(Options{Binary: bin, Path: "/manager", User: "65532:65532", Tag: "x:y", Out: out, Labels: labels, Created: tc.created}); err != nil {
+				t.Fatal(err)
+			}
+			img, err := tarball.ImageFromPath(out, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := img.ConfigFile()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !maps.Equal(cfg.Config.Labels, labels) {
+				t.Errorf("labels = %v, want %v", cfg.Config.Labels, labels)
+			}
+			if !cfg.Created.Time.Equal(tc.created) {
+				t.Errorf("created = %v, want %v", cfg.Created.Time, tc.created)
+			}
+		})
+	}
 }

@@ -7,6 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
+	"time"
 )
 
 func main() {
@@ -16,6 +18,22 @@ func main() {
 	flag.StringVar(&o.User, "user", "65532:65532", "numeric uid:gid the image runs as")
 	flag.StringVar(&o.Tag, "tag", "", "image reference recorded in the tarball, e.g. placement-operator:dev")
 	flag.StringVar(&o.Out, "out", "", "tarball to write")
+	flag.Func("label", "key=value label of the image; repeat for more", func(kv string) error {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return fmt.Errorf("--label %q: want key=value", kv)
+		}
+		if o.Labels == nil {
+			o.Labels = map[string]string{}
+		}
+		o.Labels[k] = v
+		return nil
+	})
+	flag.Func("created", "RFC 3339 creation time of the image (the release gives the commit's date); empty leaves it unset", func(s string) error {
+		t, err := time.Parse(time.RFC3339, s)
+		o.Created = t
+		return err
+	})
 	flag.Parse()
 	if err := Build(o); err != nil {
 		fmt.Fprintln(os.Stderr, "imagebuild:", err)

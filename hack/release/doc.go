@@ -1,0 +1,5 @@
+// Package release holds the tests of `make release` (hack/release.sh): a
+// dry run of every operator of the tree in a clean clone, with its artefacts
+// checked the way a user would meet them, and the refusals of a release that
+// must not happen.
+package release
