@@ -303,7 +303,7 @@ func (a artefacts) chart(chart, binVersion string) {
 	helm := strings.TrimSpace(mustRun(t, a.clone, "hack/tools.sh", "--path", "helm"))
 	mustRun(t, a.clone, helm, "lint", a.path(chart))
 	rendered := mustRun(t, a.clone, helm, "template", "r", a.path(chart), "--namespace", "ops", "--kube-version", "1.36.0")
-	image := fmt.Sprintf("image: %q", a.env["REGISTRY"]+"/"+a.op+":"+a.version)
+	image := "image: " + a.env["REGISTRY"] + "/" + a.op + ":" + a.version
 	if !strings.Contains(rendered, image) {
 		t.Errorf("the packaged chart does not render %s by default", image)
 	}
