@@ -205,7 +205,7 @@ func TestLabelsAndCreated(t *testing.T) {
 			if !maps.Equal(cfg.Config.Labels, labels) {
 				t.Errorf("labels = %v, want %v", cfg.Config.Labels, labels)
 			}
-			if !cfg.Created.Time.Equal(tc.created) {
+			if !cfg.Created.Equal(tc.created) {
 				t.Errorf("created = %v, want %v", cfg.Created.Time, tc.created)
 			}
 		})
