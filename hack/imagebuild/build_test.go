@@ -38,18 +38,7 @@ func testImage(t *testing.T, op string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("building the operator: %v\n%s", err, out)
 	}
-	out := filepath.Join(dir, "image.tar")
-	if err := Build(Options{Binary: bin, Path: "/manager", User: "65532:65532", Tag: op + ":test", Out: out}); err != nil {
-		t.Fatal(err)
-	}
-	img, err := tarball.ImageFromPath(out, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := img.ConfigFile()
-	if err != nil {
-		t.Fatal(err)
-	}
+	img, cfg := build(t, Options{Binary: bin, Path: "/manager", User: "65532:65532", Tag: op + ":test", Out: filepath.Join(dir, "image.tar")})
 	if got := cfg.Config.Entrypoint; len(got) != 1 || got[0] != "/manager" {
 		t.Errorf("entrypoint = %v", got)
 	}
@@ -190,18 +179,8 @@ func TestLabelsAndCreated(t *testing.T) {
 		created time.Time
 	}{{"with a time", created}, {"without", time.Time{}}} {
 		t.Run(tc.name, func(t *testing.T) {
-			out := filepath.Join(t.TempDir(), "image.tar")
-			if err := Build(Options{Binary: bin, Path: "/manager", User: "65532:65532", Tag: "x:y", Out: out, Labels: labels, Created: tc.created}); err != nil {
-				t.Fatal(err)
-			}
-			img, err := tarball.ImageFromPath(out, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg, err := img.ConfigFile()
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, cfg := build(t, Options{Binary: bin, Path: "/manager", User: "65532:65532", Tag: "x:y",
+				Out: filepath.Join(t.TempDir(), "image.tar"), Labels: labels, Created: tc.created})
 			if !maps.Equal(cfg.Config.Labels, labels) {
 				t.Errorf("labels = %v, want %v", cfg.Config.Labels, labels)
 			}
@@ -210,4 +189,21 @@ func TestLabelsAndCreated(t *testing.T) {
 			}
 		})
 	}
+}
+
+// build builds the image of o and reads it back as a runtime would.
+func build(t *testing.T, o Options) (v1.Image, *v1.ConfigFile) {
+	t.Helper()
+	if err := Build(o); err != nil {
+		t.Fatal(err)
+	}
+	img, err := tarball.ImageFromPath(o.Out, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := img.ConfigFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img, cfg
 }
