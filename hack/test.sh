@@ -7,14 +7,28 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 export GOFLAGS=${GOFLAGS:--buildvcs=false}
 
-# Everything the suites start: envtest (etcd, kube-apiserver), the e2e
-# control plane (hack/cluster.sh), helm for the chart tests and installs,
-# the real ESO controller the e2e suite runs, the S3 server Glance stores in.
-hack/tools.sh etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok kwokctl controller-gen golangci-lint helm external-secrets versitygw vault
-hack/debian.sh # the real servers the conformance suite starts
-# The newer release's services (Debian sid, 2026.2) the conformance suites
-# run against too, as a root filesystem (about 4 minutes once per machine).
-hack/rootfs.sh sid >/dev/null
+# On a fresh machine the set-up is most of the run, so its parts overlap:
+# the Debian packages of the real servers the conformance suites start and
+# the root filesystem of the newer release's services (Debian sid, 2026.2;
+# about 4 minutes once per machine) come over the network beside the
+# toolchain build, and the toolchain builds in two lanes, so that one lane
+# compiles while the other downloads or links. Everything the suites start:
+# envtest (etcd, kube-apiserver), the e2e control plane (hack/cluster.sh),
+# helm for the chart tests and installs, the real ESO controller the e2e
+# suites run, the S3 server Glance stores in, the OpenBao-compatible server.
+setup_log=$(mktemp)
+(hack/debian.sh && hack/rootfs.sh sid >/dev/null) >"$setup_log" 2>&1 &
+setup=$!
+hack/tools.sh etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok kwokctl &
+kube=$!
+hack/tools.sh controller-gen golangci-lint helm external-secrets versitygw vault
+wait "$kube"
+if ! wait "$setup"; then
+  cat "$setup_log" >&2
+  echo "installing the Debian packages or building the sid root filesystem failed (above)" >&2
+  exit 1
+fi
+rm -f "$setup_log"
 KUBEBUILDER_ASSETS=$(hack/tools.sh --envtest-assets)
 export KUBEBUILDER_ASSETS
 lint=$(hack/tools.sh --path golangci-lint)

@@ -108,7 +108,7 @@ go_install() {
   local name=$1 pkg=$2 version=$3 out="$TOOLS_DIR/bin/$1-$3/$1"
   [ -x "$out" ] && return 0
   log "installing $name $version"
-  GOBIN="$TOOLS_DIR/bin/$name-$version" go install -trimpath "$pkg@$version"
+  GOBIN="$TOOLS_DIR/bin/$name-$version" go install -trimpath -ldflags "-s -w" "$pkg@$version"
 }
 
 # path prints where a tool lives once built.
