@@ -17,68 +17,6 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
 )
 
-// operators are the modules an image is built for.
-var operators = []string{"placement-operator", "glance-operator", "barbican-operator"}
-
-// TestOperatorImages builds each real operator binary, assembles its image,
-// inspects it the way a runtime would read it, and runs the binary taken
-// out of the image.
-func TestOperatorImages(t *testing.T) {
-	for _, op := range operators {
-		t.Run(op, func(t *testing.T) { testImage(t, op) })
-	}
-}
-
-func testImage(t *testing.T, op string) {
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "manager")
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", bin, "./cmd")
-	cmd.Dir = filepath.Join("..", "..", op)
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building the operator: %v\n%s", err, out)
-	}
-	img, cfg := build(t, Options{Binary: bin, Path: "/manager", User: "65532:65532", Tag: op + ":test", Out: filepath.Join(dir, "image.tar")})
-	if got := cfg.Config.Entrypoint; len(got) != 1 || got[0] != "/manager" {
-		t.Errorf("entrypoint = %v", got)
-	}
-	if cfg.Config.User != "65532:65532" {
-		t.Errorf("user = %q, want non-root 65532:65532", cfg.Config.User)
-	}
-	if len(cfg.Config.Cmd) != 0 || len(cfg.Config.Shell) != 0 {
-		t.Errorf("image needs a shell: cmd %v shell %v", cfg.Config.Cmd, cfg.Config.Shell)
-	}
-	files := imageFiles(t, img)
-	if len(files) != 1 || files["manager"] == nil {
-		t.Fatalf("image files = %v, want only /manager", keys(files))
-	}
-	if m := files["manager"].Mode; m&0o111 == 0 {
-		t.Errorf("/manager mode %o is not executable", m)
-	}
-	for name := range files {
-		if strings.Contains(name, "sh") {
-			t.Errorf("image carries a shell-like file %s", name)
-		}
-	}
-	// The image's /manager is this operator's binary, and it runs on its own.
-	content := fileContent(t, img, "manager")
-	built, err := os.ReadFile(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(content, built) {
-		t.Fatalf("/manager (%d bytes) is not the %s binary (%d bytes)", len(content), op, len(built))
-	}
-	extracted := filepath.Join(dir, "from-image")
-	if err := os.WriteFile(extracted, content, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	help, _ := exec.Command(extracted, "--help").CombinedOutput()
-	if !strings.Contains(string(help), "metrics-bind-address") || !strings.Contains(string(help), "clusters-namespace") {
-		t.Errorf("/manager --help does not describe the operator's flags:\n%s", help)
-	}
-}
-
 // fileContent reads name from the image's layers.
 func fileContent(t *testing.T, img v1.Image, name string) []byte {
 	t.Helper()
@@ -158,8 +96,10 @@ func keys(m map[string]*tar.Header) []string {
 	return out
 }
 
-// Labels and the creation time given reach the image's config; without a
-// time the config carries none, so that one binary gives one image.
+// The image holds the one binary, run as the non-root user; the labels and
+// the creation time given reach its config, and without a time the config
+// carries none, so that one binary gives one image. (The release test checks
+// the same of every operator's released image.)
 func TestLabelsAndCreated(t *testing.T) {
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "static")
@@ -179,8 +119,21 @@ func TestLabelsAndCreated(t *testing.T) {
 		created time.Time
 	}{{"with a time", created}, {"without", time.Time{}}} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, cfg := build(t, Options{Binary: bin, Path: "/manager", User: "65532:65532", Tag: "x:y",
+			img, cfg := build(t, Options{Binary: bin, Path: "/manager", User: "65532:65532", Tag: "x:y",
 				Out: filepath.Join(t.TempDir(), "image.tar"), Labels: labels, Created: tc.created})
+			if files := imageFiles(t, img); len(files) != 1 || files["manager"] == nil || files["manager"].Mode&0o111 == 0 {
+				t.Fatalf("image files = %v, want only an executable /manager", keys(files))
+			}
+			built, err := os.ReadFile(bin)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(fileContent(t, img, "manager"), built) {
+				t.Errorf("/manager is not the binary built")
+			}
+			if got := cfg.Config.Entrypoint; len(got) != 1 || got[0] != "/manager" || cfg.Config.User != "65532:65532" {
+				t.Errorf("entrypoint %v user %q, want [/manager] as 65532:65532", got, cfg.Config.User)
+			}
 			if !maps.Equal(cfg.Config.Labels, labels) {
 				t.Errorf("labels = %v, want %v", cfg.Config.Labels, labels)
 			}

@@ -280,7 +280,15 @@ func (a artefacts) image(img, bin string) {
 	if len(m.Layers) != 1 {
 		t.Fatalf("image layers = %v, want one", m.Layers)
 	}
-	layer := untarBytes(t, files[m.Layers[0]])
+	// One file, the released binary, executable; nothing else (no shell,
+	// no package manager) on the empty base.
+	layer, headers := entries(t, files[m.Layers[0]])
+	if len(headers) != 1 || headers["manager"] == nil {
+		t.Fatalf("image files = %v, want only /manager", slices.Sorted(maps.Keys(headers)))
+	}
+	if mode := headers["manager"].Mode; mode&0o111 == 0 {
+		t.Errorf("/manager mode %o is not executable", mode)
+	}
 	if got, want := hash(layer["manager"]), sha(t, a.path(bin)); got != want {
 		t.Errorf("the image's /manager (sha256 %s) is not the released binary (%s)", got, want)
 	}
@@ -442,8 +450,16 @@ func untar(t *testing.T, path string, gzipped bool) map[string][]byte {
 	return untarBytes(t, b)
 }
 
-// untarBytes reads a tar stream, gunzipping it first when it is gzipped.
+// untarBytes reads the regular files of a tar stream.
 func untarBytes(t *testing.T, b []byte) map[string][]byte {
+	t.Helper()
+	files, _ := entries(t, b)
+	return files
+}
+
+// entries reads a tar stream, gunzipping it first when it is gzipped: the
+// content of each regular file, and the header of every entry.
+func entries(t *testing.T, b []byte) (map[string][]byte, map[string]*tar.Header) {
 	t.Helper()
 	if len(b) > 2 && b[0] == 0x1f && b[1] == 0x8b {
 		zr, err := gzip.NewReader(bytes.NewReader(b))
@@ -454,16 +470,17 @@ func untarBytes(t *testing.T, b []byte) map[string][]byte {
 			t.Fatal(err)
 		}
 	}
-	files := map[string][]byte{}
+	files, headers := map[string][]byte{}, map[string]*tar.Header{}
 	tr := tar.NewReader(bytes.NewReader(b))
 	for {
 		h, err := tr.Next()
 		if errors.Is(err, io.EOF) {
-			return files
+			return files, headers
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
+		headers[strings.TrimPrefix(h.Name, "./")] = h
 		if h.Typeflag != tar.TypeReg {
 			continue
 		}
