@@ -20,8 +20,8 @@ tools: ## Build the pinned toolchain into the cache.
 	hack/tools.sh
 
 OPERATOR ?= placement-operator
-image: ## Build an operator's image tarball without a container engine (bin/): make image OPERATOR=glance-operator.
-	hack/image.sh $(OPERATOR)
+image: ## Build an operator's image tarball without a container engine (bin/): make image OPERATOR=glance-operator [VERSION=x.y.z].
+	VERSION=$(VERSION) hack/image.sh $(OPERATOR)
 
 release: ## Release one operator into dist/: make release OPERATOR=glance-operator VERSION=0.2.0 [DRY_RUN=1] (docs/releasing.md).
 	@[ "$(origin OPERATOR)" != file ] || { echo "make release: name the operator: OPERATOR=<name>-operator" >&2; exit 1; }

@@ -23,8 +23,10 @@ else
   commit=unknown created=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 fi
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 ldflags="-s -w -X $VERSION_PKG.Version=$version -X $VERSION_PKG.Commit=$commit -X $VERSION_PKG.Date=$created"
-(cd "$root/$op" && GOWORK=off CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" -o "$out/$op" ./cmd)
+# The image says linux/amd64 (hack/imagebuild), whatever the host is.
+(cd "$root/$op" && GOWORK=off CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go build -trimpath -ldflags "$ldflags" -o "$out/$op" ./cmd)
 label=org.opencontainers.image
 (cd "$root/hack/imagebuild" && go run . --binary "$out/$op" --tag "$tag" --out "$out/$op-image.tar" \
   --created "$created" --label "$label.title=$op" --label "$label.version=$version" \

@@ -2,8 +2,9 @@
 # Releases one operator: make release OPERATOR=<name>-operator VERSION=x.y.z [DRY_RUN=1]
 #   hack/release.sh <name>-operator x.y.z
 # Refuses a dirty tree, a version without a dated entry in the operator's
-# CHANGELOG.md, a chart whose version or appVersion is not the version, and a
-# version already tagged. Then stamps the version into the binary (built from
+# CHANGELOG.md, a chart whose version or appVersion is not the version, a
+# version already tagged among the local tags (fetch the tags first), and a
+# real release without a git identity for the tags. Then stamps the version into the binary (built from
 # the operator's module alone against the common of this tree), the image
 # (OCI labels) and the packaged chart, and writes into $DIST/<name>/x.y.z/
 # (default dist/): the binary, the image tarball, the chart .tgz with its
@@ -38,27 +39,42 @@ done
 tag=$op/v$version
 ! git rev-parse -q --verify "refs/tags/$tag" >/dev/null || die "$tag exists already: $op $version is released"
 
-out=${DIST:-$root/dist}/$op/$version
-rm -rf "$out"
-mkdir -p "$out"
+[ -n "${DRY_RUN:-}" ] || git var GIT_COMMITTER_IDENT >/dev/null 2>&1 ||
+  die "git has no identity to write the annotated tags with: set user.name and user.email"
+hack/tools.sh helm
+helm=$(hack/tools.sh --path helm)
+
+# Everything is built into a directory beside the final one and moved into
+# place once complete: a failed release leaves no partial artefacts and
+# keeps those of an earlier run of the same version.
+dist=${DIST:-$root/dist}
+mkdir -p "$dist/$op"
+dist=$(cd "$dist" && pwd)
+out=$dist/$op/$version
+work=$(mktemp -d "$dist/$op/.$version.XXXXXX")
+stage=$(mktemp -d)
+trap 'rm -rf "$work" "$stage"' EXIT
 image=$REGISTRY/$op:$version
 echo "== $op $version: binary and image $image"
-VERSION=$version OUT_DIR=$out hack/image.sh "$op" "$image" >/dev/null
-mv "$out/$op" "$out/$op-linux-amd64"
-mv "$out/$op-image.tar" "$out/$op-$version-image.tar"
+VERSION=$version OUT_DIR=$work hack/image.sh "$op" "$image" >/dev/null
+mv "$work/$op" "$work/$op-linux-amd64"
+mv "$work/$op-image.tar" "$work/$op-$version-image.tar"
 
 echo "== $op $version: chart"
-helm=$(hack/tools.sh --path helm)
-stage=$(mktemp -d)
-trap 'rm -rf "$stage"' EXIT
 cp -r charts/operator-lib "charts/$op" "$stage/"
 rm -rf "$stage/$op/charts"
 "$helm" dependency build "$stage/$op" >/dev/null
-"$helm" package "$stage/$op" --version "$version" --app-version "$version" -d "$out" >/dev/null
-"$helm" lint "$out/$op-$version.tgz" >/dev/null || die "helm lint of the packaged chart failed"
-"$helm" repo index "$out" --url "$SOURCE/releases/download/$tag"
-for f in "charts/$op/crds/"*.yaml; do echo "---"; cat "$f"; done >"$out/$op-$version-crds.yaml"
-(cd "$out" && sha256sum -- * >SHA256SUMS)
+"$helm" package "$stage/$op" --version "$version" --app-version "$version" -d "$work" >/dev/null
+if ! lint=$("$helm" lint "$work/$op-$version.tgz" 2>&1); then
+  echo "$lint" >&2
+  die "helm lint of the packaged chart failed (above)"
+fi
+"$helm" repo index "$work" --url "$SOURCE/releases/download/$op/v$version"
+for f in "charts/$op/crds/"*.yaml; do echo "---"; cat "$f"; done >"$work/$op-$version-crds.yaml"
+(cd "$work" && sha256sum -- * >SHA256SUMS)
+chmod 0755 "$work"
+rm -rf "$out"
+mv "$work" "$out"
 
 tags=("$tag")
 last=$(git tag --list 'common/v*' --sort=-v:refname | head -n1)
@@ -74,7 +90,12 @@ if [ -n "${DRY_RUN:-}" ]; then
   echo "== dry run: would tag $(git rev-parse HEAD) with: ${tags[*]}"
   exit 0
 fi
+made=()
 for t in "${tags[@]}"; do
-  git tag -a "$t" -m "$op $version" || die "tagging $t"
+  if ! git tag -a "$t" -m "$op $version"; then
+    [ ${#made[@]} -eq 0 ] || git tag -d "${made[@]}" >/dev/null
+    die "tagging $t failed; no tag was left"
+  fi
+  made+=("$t")
 done
 echo "== tagged ${tags[*]}; publish with: git push origin ${tags[*]} (then the image and chart, docs/releasing.md)"

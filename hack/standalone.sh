@@ -8,7 +8,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 deps() {
-  go list -deps -test -f '{{with .Module}}{{.Path}} {{.Version}}{{end}}' ./... |
+  go list -deps -test -f '{{with .Module}}{{.Path}} {{.Version}}{{with .Replace}} => {{.Path}} {{.Version}}{{end}}{{end}}' ./... |
     grep -v '^github.com/c5c3/openstack-operators/' | sort -u
 }
 status=0

@@ -19,6 +19,10 @@ export GOFLAGS=${GOFLAGS:--buildvcs=false}
 setup_log=$(mktemp)
 (hack/debian.sh && hack/rootfs.sh sid >/dev/null) >"$setup_log" 2>&1 &
 setup=$!
+# A failure ends the script; the set-up still running in the background ends
+# with it (each variable is emptied once its job has been waited for).
+vault= vault_log=
+trap 'kill ${setup:-} ${kube:-} ${vault:-} 2>/dev/null || true; rm -f "$setup_log" ${vault_log:+"$vault_log"}' EXIT
 hack/tools.sh etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok kwokctl &
 kube=$!
 hack/tools.sh controller-gen golangci-lint helm external-secrets versitygw
@@ -29,21 +33,23 @@ vault_log=$(mktemp)
 nice -n 19 hack/tools.sh vault >"$vault_log" 2>&1 &
 vault=$!
 wait "$kube"
+kube=
 if ! wait "$setup"; then
+  setup=
   cat "$setup_log" >&2
   echo "installing the Debian packages or building the sid root filesystem failed (above)" >&2
   exit 1
 fi
-rm -f "$setup_log"
+setup=
 wait_vault() {
   [ -n "$vault" ] || return 0
   if ! wait "$vault"; then
+    vault=
     cat "$vault_log" >&2
     echo "building vault failed (above)" >&2
     exit 1
   fi
   vault=
-  rm -f "$vault_log"
 }
 # The packages whose tests start the Vault server.
 needs_vault='/common/testenv/openbao$|/barbican-operator(/|$)|/e2e/barbican$|/e2e/conformance/barbican$'
@@ -72,8 +78,10 @@ done
 test_packages() {
   local mod=$1 pkgs parallel=()
   shift
-  pkgs=$(cd "$mod" && go list ./... | grep -E "$@" || true)
+  pkgs=$(cd "$mod" && go list ./...)
+  pkgs=$(grep -E "$@" <<<"$pkgs" || true)
   [ -n "$pkgs" ] || return 0
+  echo "== $mod: test $(wc -l <<<"$pkgs") packages"
   # The e2e module's packages each own the machine while they run: a control
   # plane, MariaDB, Keystone and the services' API processes under uwsgi.
   # Side by side on two cores, their API processes were seen dying while
@@ -83,7 +91,6 @@ test_packages() {
   (cd "$mod" && go test -count=1 -timeout 30m "${parallel[@]}" $pkgs)
 }
 for mod in $modules; do
-  echo "== $mod: test"
   test_packages "$mod" -v "$needs_vault"
 done
 echo "== e2e: conformance against Debian sid's services"
@@ -92,7 +99,7 @@ echo "== e2e: conformance against Debian sid's services"
 (cd e2e && CONFORMANCE_DEBIAN=sid go test -count=1 -timeout 30m -p 1 ./conformance/placement/ ./conformance/glance/)
 hack/bench.sh --smoke
 wait_vault
+echo "== the tests that start the Vault server"
 for mod in $modules; do
-  echo "== $mod: the tests that start the Vault server"
   test_packages "$mod" "$needs_vault"
 done

@@ -83,7 +83,7 @@ build_vault() {
   local out dir src
   out=$(path vault)
   [ -x "$out" ] && return 0
-  log "building vault $VAULT_VERSION (its own requirements; about five minutes)"
+  log "building vault $VAULT_VERSION (its own requirements; about nine minutes)"
   dir="$TOOLS_DIR/src/vault-$VAULT_VERSION"
   if [ ! -f "$dir/.ready" ]; then
     src=$("$here/moddir.sh" github.com/hashicorp/vault "$VAULT_VERSION")

@@ -6,6 +6,7 @@ package version
 
 import (
 	"fmt"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -34,8 +35,8 @@ type Info struct {
 }
 
 // Get returns the stamped values; a missing one comes from Go's build
-// information (the module version, vcs.revision, vcs.time), else Unknown.
-// A development build says version "dev".
+// information (the module version of a build at a release tag, vcs.revision,
+// vcs.time), else Unknown. A development build says version "dev".
 func Get() Info {
 	bi, _ := debug.ReadBuildInfo()
 	return get(Version, Commit, Date, bi)
@@ -44,7 +45,7 @@ func Get() Info {
 func get(version, commit, date string, bi *debug.BuildInfo) Info {
 	i := Info{Version: strings.TrimPrefix(version, "v"), Commit: commit, Date: date, GoVersion: runtime.Version()}
 	if bi != nil {
-		if i.Version == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		if i.Version == "" && tagged(bi.Main.Version) {
 			i.Version = strings.TrimPrefix(bi.Main.Version, "v")
 		}
 		for _, s := range bi.Settings {
@@ -66,6 +67,17 @@ func get(version, commit, date string, bi *debug.BuildInfo) Info {
 		i.Date = Unknown
 	}
 	return i
+}
+
+// pseudo matches the timestamp and commit of a Go pseudo-version, which the
+// go command stamps on a build of an untagged commit.
+var pseudo = regexp.MustCompile(`\d{14}-[0-9a-f]{12}`)
+
+// tagged reports whether a module version names a tagged, unmodified commit
+// (the go command's stamp on a build of a checkout at a release tag);
+// a pseudo-version, a modified tree (+dirty) or none mean a development build.
+func tagged(v string) bool {
+	return v != "" && v != "(devel)" && !strings.Contains(v, "+dirty") && !pseudo.MatchString(v)
 }
 
 // String is the --version line of the binary name.

@@ -36,3 +36,16 @@ func TestDevelopmentBuild(t *testing.T) {
 		t.Errorf("String = %q", s)
 	}
 }
+
+// The go command stamps a pseudo-version on a build of an untagged or
+// modified checkout: that is a development build, not a release.
+func TestPseudoVersionIsDevelopment(t *testing.T) {
+	for _, v := range []string{"v0.0.0-20261202184100-6accd0e1234a", "v0.0.0-20261202184100-6accd0e1234a+dirty", "v0.1.1-0.20261202184100-6accd0e1234a", "v0.1.0+dirty", "(devel)", ""} {
+		if got := get("", "", "", &debug.BuildInfo{Main: debug.Module{Version: v}}); got.Version != "dev" {
+			t.Errorf("module version %q: Version = %q, want dev", v, got.Version)
+		}
+	}
+	if got := get("", "", "", &debug.BuildInfo{Main: debug.Module{Version: "v0.2.0"}}); got.Version != "0.2.0" {
+		t.Errorf("tagged build: Version = %q, want 0.2.0", got.Version)
+	}
+}

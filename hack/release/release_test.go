@@ -41,14 +41,12 @@ func TestReleaseDryRun(t *testing.T) {
 	for _, op := range ops {
 		t.Run(op, func(t *testing.T) {
 			version := newestVersion(t, clone, op)
-			// A clone of a released tree has the tag already; the dry run
-			// re-releases the newest version.
-			_, _ = run(clone, nil, "git", "tag", "-d", op+"/v"+version)
 			out, err := run(clone, []string{"DIST=" + dist}, "make", "release", "OPERATOR="+op, "VERSION="+version, "DRY_RUN=1")
 			if err != nil {
 				t.Fatalf("make release: %v\n%s", err, out)
 			}
-			if want := "would tag " + commit + " with: " + op + "/v" + version; !strings.Contains(out, want) {
+			// No common tag in the clone: the first one comes with the release.
+			if want := "would tag " + commit + " with: " + op + "/v" + version + " common/v0.1.0"; !strings.Contains(out, want) {
 				t.Errorf("the dry run does not say %q:\n%s", want, out)
 			}
 			a := artefacts{t: t, clone: clone, dir: filepath.Join(dist, op, version), op: op, version: version, commit: commit, date: date, env: env}
@@ -81,18 +79,18 @@ func TestReleaseDryRun(t *testing.T) {
 	if st := git(t, clone, "status", "--porcelain"); st != "" {
 		t.Errorf("the release left the tree changed:\n%s", st)
 	}
-	if tags := git(t, clone, "tag", "--list", "*-operator/v*", "common/v*", "--points-at", "HEAD"); tags != "" {
+	if tags := git(t, clone, "tag", "--list", "*-operator/v*", "common/v*"); tags != "" {
 		t.Errorf("a dry run created tags: %s", tags)
 	}
 }
 
 // TestReleaseRefuses checks that a release that must not happen stops
-// before it builds anything, and says why.
+// before it builds anything, and says why, and that one failing while it
+// builds leaves nothing behind.
 func TestReleaseRefuses(t *testing.T) {
 	clone, _ := cloneTree(t)
 	op := operators(t, clone)[0]
 	version := newestVersion(t, clone, op)
-	_, _ = run(clone, nil, "git", "tag", "-d", op+"/v"+version)
 	chart := filepath.Join(clone, "charts", op, "Chart.yaml")
 	cases := []struct {
 		name  string
@@ -130,6 +128,16 @@ func TestReleaseRefuses(t *testing.T) {
 				git(t, clone, "commit", "-q", "-am", "chart at another version")
 				return func() { git(t, clone, "reset", "-q", "--hard", "HEAD~1") }
 			}},
+		{name: "chart does not lint", args: []string{"OPERATOR=" + op, "VERSION=" + version}, want: "helm lint of the packaged chart failed",
+			setup: func(t *testing.T) func() {
+				broken := filepath.Join(clone, "charts", op, "templates", "broken.yaml")
+				if err := os.WriteFile(broken, []byte("{{ .Values.nosuchkey.nested }}\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				git(t, clone, "add", broken)
+				git(t, clone, "commit", "-q", "-m", "a chart that does not render")
+				return func() { git(t, clone, "reset", "-q", "--hard", "HEAD~1") }
+			}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -145,8 +153,12 @@ func TestReleaseRefuses(t *testing.T) {
 			if !strings.Contains(out, tc.want) {
 				t.Errorf("make %s said:\n%s\nwant %q", strings.Join(args, " "), out, tc.want)
 			}
-			if _, err := os.Stat(dist); !errors.Is(err, fs.ErrNotExist) {
-				t.Errorf("a refused release wrote %s", dist)
+			if _, err := os.Stat(dist); err == nil {
+				if files := snapshot(t, dist); len(files) != 0 {
+					t.Errorf("a refused or failed release left %v in %s", slices.Sorted(maps.Keys(files)), dist)
+				}
+			} else if !errors.Is(err, fs.ErrNotExist) {
+				t.Fatal(err)
 			}
 		})
 	}
@@ -156,8 +168,11 @@ func TestReleaseRefuses(t *testing.T) {
 	if out, err := run(clone, append([]string{"DIST=" + dist}, gitIdentity...), "hack/release.sh", op, version); err != nil {
 		t.Fatalf("release after the refusals: %v\n%s", err, out)
 	}
-	if got := git(t, clone, "tag", "--list", op+"/v"+version); got != op+"/v"+version {
-		t.Errorf("a release (not a dry run) created tags %q, want %s/v%s", got, op, version)
+	if got, want := strings.Fields(git(t, clone, "tag", "--list", "*-operator/v*", "common/v*")), slices.Sorted(slices.Values([]string{"common/v0.1.0", op + "/v" + version})); !slices.Equal(got, want) {
+		t.Errorf("a release (not a dry run) created the tags %v, want %v", got, want)
+	}
+	if files := snapshot(t, dist); len(files) != 6 {
+		t.Errorf("the release wrote %d files, want the 6 artefacts (no work directory left): %v", len(files), slices.Sorted(maps.Keys(files)))
 	}
 }
 
@@ -322,7 +337,7 @@ func (a artefacts) index() {
 	t := a.t
 	index := readFile(t, a.path("index.yaml"))
 	url := a.env["SOURCE"] + "/releases/download/" + a.op + "/v" + a.version + "/" + a.op + "-" + a.version + ".tgz"
-	for _, want := range []string{"name: " + a.op, "version: " + a.version, url, "digest: " + sha(t, a.path(a.op+"-"+a.version+".tgz"))} {
+	for _, want := range []string{"name: " + a.op, "appVersion: " + a.version, url, "digest: " + sha(t, a.path(a.op+"-"+a.version+".tgz"))} {
 		if !strings.Contains(index, want) {
 			t.Errorf("index.yaml lacks %q:\n%s", want, index)
 		}
@@ -356,6 +371,11 @@ func cloneTree(t *testing.T) (dir, commit string) {
 	dir = filepath.Join(t.TempDir(), "tree")
 	git(t, root, "clone", "-q", "--shared", "--no-checkout", root, dir)
 	git(t, dir, "checkout", "-q", "--detach", rev)
+	// The release tags of a released tree would refuse the re-release and
+	// hide the tags a run creates: the clone starts without any.
+	if tags := git(t, dir, "tag", "--list", "*-operator/v*", "common/v*"); tags != "" {
+		git(t, dir, append([]string{"tag", "-d"}, strings.Fields(tags)...)...)
+	}
 	return dir, git(t, dir, "rev-parse", "HEAD")
 }
 
