@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -66,6 +67,11 @@ func BaseEnv(home string) []string {
 // Start runs spec as the leader of a new process group; its output goes to
 // <Dir>/<Name>.log. The group is killed if the test process dies, and when
 // the leader exits (as a container's processes end with its PID 1).
+//
+// The kernel sends the parent-death signal when the thread that started
+// the process ends, not the Go process (golang/go#27505): the process is
+// started and waited for on one goroutine locked to its thread, so that the
+// runtime cannot end that thread while the process runs.
 func Start(spec ProcSpec) (*Proc, error) {
 	if len(spec.Argv) == 0 {
 		return nil, errors.New("localsvc: empty command")
@@ -81,31 +87,43 @@ func Start(spec ProcSpec) (*Proc, error) {
 	cmd.Env = spec.Env
 	cmd.Stdout, cmd.Stderr = f, f
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	p := &Proc{Name: spec.Name, LogPath: logPath, cmd: cmd, done: make(chan struct{})}
+	startErr := make(chan error, 1)
+	go p.run(startErr)
+	if err := <-startErr; err != nil {
 		return nil, fmt.Errorf("starting %s: %w", spec.Name, err)
 	}
-	p := &Proc{Name: spec.Name, LogPath: logPath, cmd: cmd, done: make(chan struct{})}
 	started.Lock()
 	started.procs = append(started.procs, p)
 	started.Unlock()
-	go func() {
-		// Wait for the leader's exit without reaping it: while it is a
-		// zombie its PID, the group's ID, cannot be reused, so killing what
-		// it left in its group cannot hit another process. Then reap it.
-		var info unix.Siginfo
-		for {
-			if err := unix.Waitid(unix.P_PID, cmd.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil); !errors.Is(err, unix.EINTR) {
-				break
-			}
-		}
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		err := cmd.Wait()
-		p.mu.Lock()
-		p.err = err
-		p.mu.Unlock()
-		close(p.done)
-	}()
 	return p, nil
+}
+
+// run starts the process, reports the start's error, and waits for the
+// leader's exit on the same locked thread.
+func (p *Proc) run(startErr chan<- error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := p.cmd.Start(); err != nil {
+		startErr <- err
+		return
+	}
+	startErr <- nil
+	// Wait for the leader's exit without reaping it: while it is a zombie
+	// its PID, the group's ID, cannot be reused, so killing what it left in
+	// its group cannot hit another process. Then reap it.
+	var info unix.Siginfo
+	for {
+		if err := unix.Waitid(unix.P_PID, p.cmd.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil); !errors.Is(err, unix.EINTR) {
+			break
+		}
+	}
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	err := p.cmd.Wait()
+	p.mu.Lock()
+	p.err = err
+	p.mu.Unlock()
+	close(p.done)
 }
 
 // Run starts spec and waits for it, at most timeout; a process still running
@@ -206,6 +224,9 @@ func (p *Proc) Log() string {
 	}
 	return string(b)
 }
+
+// Tail is the end of what the process has written, for failure messages.
+func (p *Proc) Tail() string { return tail(p.Log()) }
 
 // WaitLog waits until the log contains s n times or the process exits.
 func (p *Proc) WaitLog(s string, n int, timeout time.Duration) error {

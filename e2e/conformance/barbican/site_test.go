@@ -121,7 +121,7 @@ func (s *site) startAPI(notDigest string) *harness.API {
 	}
 	return env.StartAPI(s.t, d, "barbican-api", harness.Launch{
 		Map: localsvc.BarbicanAPIUWSGI.MapWith, Hosts: []string{s.host},
-		Ready: func(a *harness.API) error { return localsvc.WaitHTTP(a.Proc, a.URL+"healthcheck", 200, 2*time.Minute) },
+		Ready: harness.UWSGIReady("healthcheck"),
 	})
 }
 

@@ -103,7 +103,12 @@ func (s *site) startAPI() *harness.API {
 func (s *site) launch() harness.Launch {
 	return harness.Launch{
 		Map: localsvc.MapGlanceAPI, Provide: imageTrees(s.t),
-		Ready: func(a *harness.API) error { return localsvc.WaitHTTP(a.Proc, a.URL+"healthcheck", 200, 2*time.Minute) },
+		Ready: func(a *harness.API) error {
+			if a.Container.Argv[0] == "uwsgi" {
+				return harness.UWSGIReady("healthcheck")(a)
+			}
+			return localsvc.WaitHTTP(a.Proc, a.URL+"healthcheck", 200, 2*time.Minute)
+		},
 	}
 }
 

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strconv"
 	"testing"
 	"time"
@@ -175,7 +176,8 @@ type Launch struct {
 }
 
 // StartAPI runs container name of d as l says and waits until it is
-// ready. The API is stopped when the test ends.
+// ready. The API is stopped when the test ends; a failed test logs the
+// end of its output.
 func (e *Env) StartAPI(t *testing.T, d *appsv1.Deployment, name string, l Launch) *API {
 	t.Helper()
 	ct := e.PrepareDeployment(t, d, name)
@@ -191,11 +193,36 @@ func (e *Env) StartAPI(t *testing.T, d *appsv1.Deployment, name string, l Launch
 	p, err := ct.Start()
 	poll.Must(t, err)
 	a := &API{URL: "http://127.0.0.1:" + strconv.Itoa(port) + "/", Container: ct, Proc: p}
-	t.Cleanup(a.Stop)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("%s log (%s):\n%s", name, p.LogPath, p.Tail())
+		}
+		a.Stop()
+	})
 	if err := l.Ready(a); err != nil {
 		t.Fatalf("%v\n%s", err, p.Log())
 	}
 	return a
+}
+
+// UWSGIReady waits until every uwsgi worker of the API has loaded the app
+// (each loads it itself: --lazy-apps) and, unless path is empty, GET path
+// answers 200. One answer alone is not enough: a worker still loading could
+// fail and take the instance down (--need-app) after the test went on.
+func UWSGIReady(path string) func(*API) error {
+	return func(a *API) error {
+		workers, err := localsvc.Processes(a.Container.Argv)
+		if err != nil {
+			return err
+		}
+		if err := a.Proc.WaitLog(localsvc.AppReadyLine, workers, 2*time.Minute); err != nil {
+			return err
+		}
+		if path == "" {
+			return nil
+		}
+		return localsvc.WaitHTTP(a.Proc, a.URL+path, http.StatusOK, 2*time.Minute)
+	}
 }
 
 // Stop stops the API and removes its files.

@@ -100,15 +100,12 @@ type api = harness.API
 // and waits until every worker has loaded the app.
 func (s *site) startAPI(d *appsv1.Deployment) *api {
 	s.t.Helper()
-	ct := d.Spec.Template.Spec.Containers[0]
-	workers, err := localsvc.Processes(append(append([]string{}, ct.Command...), ct.Args...))
-	poll.Must(s.t, err)
 	root, err := testenv.RepoRoot()
 	poll.Must(s.t, err)
 	return env.StartAPI(s.t, d, "placement-api", harness.Launch{
 		Map:     localsvc.PlacementAPI.MapWith,
 		Provide: localsvc.PlacementImageTrees(root),
-		Ready:   func(a *api) error { return a.Proc.WaitLog(localsvc.AppReadyLine, workers, 2*time.Minute) },
+		Ready:   harness.UWSGIReady(""),
 	})
 }
 
