@@ -48,7 +48,8 @@ func waitPurge(t *testing.T, ns string, status metav1.ConditionStatus, reason st
 // The CronJob's runs: the newest terminal one the CronJob controls decides
 // DBPurgeReady, a failure warns once, a newer success clears it, a suspended
 // CronJob outranks a failure, Jobs it does not control are ignored, and each
-// run is counted exactly once per UID.
+// run is counted exactly once per UID, also when several ended between two
+// passes.
 func TestDBPurgeRuns(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -140,6 +141,27 @@ func TestDBPurgeRuns(t *testing.T) {
 	if n := emissions(eventsOf(t, ns, "glance", glancev1.ReasonDBPurgeJobFailed)); n != 2 {
 		t.Errorf("DBPurgeJobFailed emitted %d times for two failed runs", n)
 	}
+
+	// Two runs end while the CronJob is paused (both started before it):
+	// passes over the pause count nothing; resumed, one pass counts both in
+	// order and warns once for the failed one.
+	update(t, ns, "glance", func(g *glancev1.Glance) { g.Spec.DBPurge = &glancev1.DBPurgeSpec{Suspend: true} })
+	waitPurge(t, ns, metav1.ConditionTrue, glancev1.ReasonDBPurgeSuspended, 1, 2, string(c.UID))
+	d := cronRun(t, k8s, ns, "glance-db-purge", "glance-db-purge-29000004", false)
+	e := cronRun(t, k8s, ns, "glance-db-purge", "glance-db-purge-29000005", true)
+	inCache(t, d)
+	inCache(t, e)
+	if wrote := passes(t, ns, "glance", hits); len(wrote) != 0 {
+		t.Errorf("passes over a suspended CronJob wrote: %v", wrote)
+	}
+	update(t, ns, "glance", func(g *glancev1.Glance) { g.Spec.DBPurge = nil })
+	waitPurge(t, ns, metav1.ConditionTrue, glancev1.ReasonDBPurgeScheduled, 2, 3, string(e.UID))
+	suite.Eventually(t, "third failure warned", func() error {
+		if n := emissions(eventsOf(t, ns, "glance", glancev1.ReasonDBPurgeJobFailed)); n != 3 {
+			return fmt.Errorf("DBPurgeJobFailed emitted %d times for three failed runs", n)
+		}
+		return nil
+	})
 	if d := seriesOf(t, reconciler.Metrics.Jobs[metrics.JobDBPurge].Duration, "glance", ns); d != 1 {
 		t.Errorf("%d db_purge_duration series, want 1", d)
 	}
