@@ -60,6 +60,11 @@ func New[R any](ctx context.Context, cfg *rest.Config, o *Options, op Operator[R
 	if err != nil {
 		return nil, none, err
 	}
+	if o.LeaderElect {
+		if err := leaseTiming(o); err != nil {
+			return nil, none, err
+		}
+	}
 	scheme := operator.NewScheme(op.AddToScheme)
 	var namespaces []string
 	if o.Namespace != "" {
@@ -79,7 +84,15 @@ func New[R any](ctx context.Context, cfg *rest.Config, o *Options, op Operator[R
 		// leader-election Role is; in a pod, empty falls back to the
 		// ServiceAccount's namespace, outside one it must be set.
 		LeaderElectionNamespace: o.OperatorNamespace,
-		WebhookServer:           webhook.NewServer(webhook.Options{Port: o.WebhookPort, CertDir: o.WebhookCertDir}),
+		LeaseDuration:           &o.LeaseDuration,
+		RenewDeadline:           &o.RenewDeadline,
+		RetryPeriod:             &o.RetryPeriod,
+		// A stopping leader (SIGTERM: a rolling update, a drain) gives the
+		// lease up, so that the next replica takes over at once instead of
+		// after the lease duration. Safe because Main exits as soon as the
+		// manager has stopped.
+		LeaderElectionReleaseOnCancel: true,
+		WebhookServer:                 webhook.NewServer(webhook.Options{Port: o.WebhookPort, CertDir: o.WebhookCertDir}),
 	})
 	if err != nil {
 		return nil, none, fmt.Errorf("creating manager: %w", err)

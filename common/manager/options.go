@@ -21,16 +21,21 @@ import (
 
 // Options are the operator's flags.
 type Options struct {
-	MetricsAddr             string
-	ProbeAddr               string
-	LeaderElect             bool
-	EnableWebhooks          bool
-	WebhookPort             int
-	WebhookCertDir          string
-	SyncPeriod              time.Duration
-	Namespace               string
-	ClustersNamespace       string
-	MaxConcurrentReconciles int
+	MetricsAddr string
+	ProbeAddr   string
+	LeaderElect bool
+	// LeaseDuration, RenewDeadline and RetryPeriod time the leader
+	// election: how long a lease the leader stopped renewing blocks the
+	// others, how long the leader keeps retrying a renewal before it gives
+	// up leadership (and exits), how often candidates try.
+	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
+	EnableWebhooks                            bool
+	WebhookPort                               int
+	WebhookCertDir                            string
+	SyncPeriod                                time.Duration
+	Namespace                                 string
+	ClustersNamespace                         string
+	MaxConcurrentReconciles                   int
 	// OperatorNamespace is allowed into NetworkPolicies; from POD_NAMESPACE.
 	OperatorNamespace string
 	// ClusterDomain is the cluster's DNS domain, for the in-cluster API URL
@@ -64,6 +69,9 @@ func BindFlags(fs *flag.FlagSet, p service.Profile, leaseName string) *Options {
 	fs.StringVar(&o.MetricsAddr, "metrics-bind-address", ":8080", "address of the metrics endpoint; 0 disables it")
 	fs.StringVar(&o.ProbeAddr, "health-probe-bind-address", ":8081", "address of the healthz/readyz endpoints")
 	fs.BoolVar(&o.LeaderElect, "leader-elect", false, "elect a leader (lease "+leaseName+") before reconciling")
+	fs.DurationVar(&o.LeaseDuration, "leader-elect-lease-duration", 15*time.Second, "how long a candidate waits on a lease its holder stopped renewing before taking it (the failover time after a crash)")
+	fs.DurationVar(&o.RenewDeadline, "leader-elect-renew-deadline", 10*time.Second, "how long the leader retries renewing its lease (an API server outage) before giving up leadership and exiting; below the lease duration")
+	fs.DurationVar(&o.RetryPeriod, "leader-elect-retry-period", 2*time.Second, "how often candidates try to acquire, and the leader to renew, the lease")
 	fs.BoolVar(&o.EnableWebhooks, "enable-webhooks", true, "serve the defaulting and validating webhooks")
 	fs.IntVar(&o.WebhookPort, "webhook-port", 9443, "port of the webhook server")
 	fs.StringVar(&o.WebhookCertDir, "webhook-cert-dir", "", "directory with tls.crt and tls.key of the webhook server")
@@ -79,6 +87,21 @@ func BindFlags(fs *flag.FlagSet, p service.Profile, leaseName string) *Options {
 	fs.BoolVar(&o.PrintVersion, "version", false, "print the operator's version, commit, build date and Go version, and exit")
 	fs.Var(o.Resolve, "resolve", "host:port=address[,...]: dial address instead of host:port for the servers the operator calls itself (a managed OpenBao instance's Service), TLS still verifying host (an operator run outside the cluster network; never in production)")
 	return o
+}
+
+// leaseTiming checks the leader-election durations as client-go's elector
+// does when it starts, so that a bad combination fails at start-up with the
+// flags' names: lease duration > renew deadline > 1.2 × retry period > 0.
+func leaseTiming(o *Options) error {
+	switch {
+	case o.RetryPeriod <= 0:
+		return fmt.Errorf("--leader-elect-retry-period %s: must be positive", o.RetryPeriod)
+	case float64(o.RenewDeadline) <= 1.2*float64(o.RetryPeriod):
+		return fmt.Errorf("--leader-elect-renew-deadline %s: must exceed 1.2 × --leader-elect-retry-period (%s)", o.RenewDeadline, o.RetryPeriod)
+	case o.LeaseDuration <= o.RenewDeadline:
+		return fmt.Errorf("--leader-elect-lease-duration %s: must exceed --leader-elect-renew-deadline (%s)", o.LeaseDuration, o.RenewDeadline)
+	}
+	return nil
 }
 
 // clusterDomain validates --cluster-domain: a DNS subdomain, a trailing dot

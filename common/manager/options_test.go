@@ -1,10 +1,11 @@
 package manager
 
 import (
-	"github.com/c5c3/openstack-operators/common/service"
-
 	"flag"
+	"strings"
 	"testing"
+
+	"github.com/c5c3/openstack-operators/common/service"
 )
 
 func TestClusterDomainFlag(t *testing.T) {
@@ -35,6 +36,36 @@ func TestClusterDomain(t *testing.T) {
 	for _, bad := range []string{"Cluster.Local", "cluster..local", "-cluster.local", "cluster.local/x"} {
 		if got, err := clusterDomain(bad); err == nil {
 			t.Errorf("clusterDomain(%q) = %q, want an error", bad, got)
+		}
+	}
+}
+
+func TestLeaseTiming(t *testing.T) {
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	o := BindFlags(fs, service.Profile{Kind: "Placement", APIPort: 8778}, "placement.openstack.c5c3.io")
+	if err := leaseTiming(o); err != nil {
+		t.Errorf("the default lease timing is refused: %v", err)
+	}
+	for _, tc := range []struct {
+		args []string
+		flag string // the flag the error names; "" accepts
+	}{
+		{[]string{"--leader-elect-lease-duration=1m", "--leader-elect-renew-deadline=40s", "--leader-elect-retry-period=5s"}, ""},
+		{[]string{"--leader-elect-lease-duration=10s"}, "--leader-elect-lease-duration"},
+		{[]string{"--leader-elect-renew-deadline=2400ms"}, "--leader-elect-renew-deadline"},
+		{[]string{"--leader-elect-retry-period=0s"}, "--leader-elect-retry-period"},
+	} {
+		fs := flag.NewFlagSet("test", flag.ContinueOnError)
+		o := BindFlags(fs, service.Profile{Kind: "Placement", APIPort: 8778}, "placement.openstack.c5c3.io")
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		err := leaseTiming(o)
+		switch {
+		case tc.flag == "" && err != nil:
+			t.Errorf("%v refused: %v", tc.args, err)
+		case tc.flag != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.flag+" ")):
+			t.Errorf("%v: error %v, want one naming %s", tc.args, err, tc.flag)
 		}
 	}
 }

@@ -87,7 +87,8 @@ func TestChartDefaults(t *testing.T) {
 			t.Errorf("container securityContext (-want +got):\n%s", diff)
 		}
 		args := strings.Join(toStrings(ctr["args"]), " ")
-		for _, a := range []string{"--leader-elect=true", "--metrics-bind-address=:8080", "--enable-webhooks=true",
+		for _, a := range []string{"--leader-elect=true", "--leader-elect-lease-duration=15s", "--leader-elect-renew-deadline=10s",
+			"--leader-elect-retry-period=2s", "--metrics-bind-address=:8080", "--enable-webhooks=true",
 			"--webhook-cert-dir=/tmp/k8s-webhook-server/serving-certs", "--clusters-namespace=c5c3-clusters",
 			"--cluster-domain=cluster.local", "--probe-via-apiserver=false"} {
 			if !strings.Contains(args, a) {
@@ -112,13 +113,15 @@ func TestChartDefaults(t *testing.T) {
 }
 
 // operator.clusterDomain and operator.probeViaAPIServer reach the flags.
-func TestChartProbeValues(t *testing.T) {
+func TestChartProbeAndLeaseValues(t *testing.T) {
 	eachChart(t, func(t *testing.T, c chart) {
-		objs := render(t, c, "--set", "operator.clusterDomain=corp.example", "--set", "operator.probeViaAPIServer=true")
+		objs := render(t, c, "--set", "operator.clusterDomain=corp.example", "--set", "operator.probeViaAPIServer=true",
+			"--set", "leaderElection.leaseDuration=30s", "--set", "leaderElection.renewDeadline=20s", "--set", "leaderElection.retryPeriod=4s")
 		d := get(t, objs, "Deployment/"+c.fullname())
 		containers, _, _ := unstructured.NestedSlice(d.Object, "spec", "template", "spec", "containers")
 		args := toStrings(containers[0].(map[string]any)["args"])
-		for _, a := range []string{"--cluster-domain=corp.example", "--probe-via-apiserver=true"} {
+		for _, a := range []string{"--cluster-domain=corp.example", "--probe-via-apiserver=true",
+			"--leader-elect-lease-duration=30s", "--leader-elect-renew-deadline=20s", "--leader-elect-retry-period=4s"} {
 			if !slices.Contains(args, a) {
 				t.Errorf("args %q lack %s", args, a)
 			}
@@ -292,6 +295,7 @@ func TestChartSchemaRejectsBadValues(t *testing.T) {
 			"negative replicas":     {"--set", "replicaCount=-1"},
 			"unknown failurePolicy": {"--set", "webhook.failurePolicy=Sometimes"},
 			"bad duration":          {"--set", "operator.syncPeriod=soon"},
+			"bad lease duration":    {"--set", "leaderElection.leaseDuration=15"},
 			"unknown key":           {"--set", "operator.frobnicate=true"},
 			"port out of range":     {"--set", "metrics.port=70000"},
 			"bad digest":            {"--set", "image.digest=latest"},

@@ -528,11 +528,7 @@ func sameSet(a, b []string) bool {
 
 func sha(t *testing.T, path string) string {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return hash(b)
+	return hash([]byte(readFile(t, path)))
 }
 
 func hash(b []byte) string {
