@@ -32,6 +32,11 @@ type Suite struct {
 		Diagram() string
 		StepNames() []string
 	}
+	// RBACDirs are the packages holding the operator's RBAC markers (its
+	// own and common/rbac); Role is the ClusterRole generated from them;
+	// RBACNote ends the permissions page (the chart's namespaced Roles).
+	RBACDirs       []string
+	Role, RBACNote string
 	// MinReasons is a floor on the condition reasons found: fewer means the
 	// scan is broken.
 	MinReasons int
@@ -59,6 +64,7 @@ func (s Suite) Run(t *testing.T) {
 		"TroubleshootingCoversReasons":           s.Troubleshooting,
 		"DocLinksResolve":                        s.Links,
 		"PipelineDiagramMatchesStepTable":        s.Diagram,
+		"PermissionsDocumented":                  s.RBAC,
 	} {
 		t.Run(name, check)
 	}
@@ -103,6 +109,51 @@ func (s Suite) Reference(t *testing.T) {
 	}
 	want := Markdown(s.Title, sections...)
 	page := s.docs("crd-reference.md")
+	if s.Update {
+		if err := os.WriteFile(page, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := read(t, page); got != want {
+		t.Errorf("%s is stale: run go test ./internal/docs -update", page)
+	}
+}
+
+// RBAC checks that rbac.md is what the RBAC markers render to, that every
+// marker says why, and that the markers grant exactly what the generated
+// ClusterRole grants, with no wildcard.
+func (s Suite) RBAC(t *testing.T) {
+	perms, err := Permissions(s.Root, s.RBACDirs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	role, err := RoleGrants([]byte(read(t, s.path(s.Role))))
+	if err != nil {
+		t.Fatalf("%s: %v", s.Role, err)
+	}
+	marked := map[grant]bool{}
+	for _, p := range perms {
+		for _, g := range p.grants() {
+			marked[g] = true
+		}
+	}
+	generated := map[grant]bool{}
+	for _, g := range role {
+		generated[g] = true
+		if !marked[g] {
+			t.Errorf("%s grants %s, which no marker in %v does", s.Role, g, s.RBACDirs)
+		}
+	}
+	for g := range marked {
+		if !generated[g] {
+			t.Errorf("a marker grants %s, which %s lacks: run hack/generate.sh", g, s.Role)
+		}
+	}
+	if len(generated) == 0 {
+		t.Fatalf("%s grants nothing; the read is broken", s.Role)
+	}
+	want := RBACMarkdown(s.Title, s.Service, perms, s.RBACNote)
+	page := s.docs("rbac.md")
 	if s.Update {
 		if err := os.WriteFile(page, []byte(want), 0o644); err != nil {
 			t.Fatal(err)

@@ -148,12 +148,33 @@ func TestChartRBACIsGenerated(t *testing.T) {
 		if _, ok := objs["Role/"+c.fullname()+"-leader-election"]; !ok {
 			t.Errorf("leader-election Role missing")
 		}
+		for _, o := range objs {
+			noWildcards(t, o)
+		}
 		// operator.probeViaAPIServer sends the probe through services/proxy: the
 		// ServiceAccount must be allowed to GET it, or every probe answers 403.
 		if !grants(t, role, "", "services/proxy", "get") {
 			t.Errorf("ClusterRole does not grant get on services/proxy")
 		}
 	})
+}
+
+// noWildcards fails the test when o, a Role or ClusterRole, has a rule with
+// "*" as API group, resource or verb.
+func noWildcards(t *testing.T, o *unstructured.Unstructured) {
+	t.Helper()
+	if o.GetKind() != "Role" && o.GetKind() != "ClusterRole" {
+		return
+	}
+	rules, _, _ := unstructured.NestedSlice(o.Object, "rules")
+	for _, r := range rules {
+		for _, field := range []string{"apiGroups", "resources", "verbs"} {
+			values, _, _ := unstructured.NestedStringSlice(r.(map[string]any), field)
+			if slices.Contains(values, "*") {
+				t.Errorf("%s %s/%s grants * in %s: %v", o.GetKind(), o.GetNamespace(), o.GetName(), field, r)
+			}
+		}
+	}
 }
 
 // grants reports whether a rule of role allows verb on group/resource.

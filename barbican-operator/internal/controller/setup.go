@@ -14,10 +14,19 @@ import (
 	"github.com/c5c3/openstack-operators/common/watch"
 )
 
+// The Barbicans and BarbicanSecretStores the operator reconciles: read and
+// watched, their finalizers and Job-UID annotations patched, their status
+// written.
 // +kubebuilder:rbac:groups=barbican.openstack.c5c3.io,resources=barbicans;barbicansecretstores,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups=barbican.openstack.c5c3.io,resources=barbicans/status;barbicansecretstores/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=barbican.openstack.c5c3.io,resources=barbicans/finalizers,verbs=update
+
+// The DBClean CronJob of each Barbican (its runs are Jobs, in common/rbac).
 // +kubebuilder:rbac:groups=batch,resources=cronjobs,verbs=get;list;watch;create;update;patch;delete
+
+// The OpenBaoCluster a managed BarbicanSecretStore names: whether it is
+// available, and its Service and CA, through which the operator mints the
+// store's AppRole credentials. Read only.
 // +kubebuilder:rbac:groups=openbao.org,resources=openbaoclusters,verbs=get;list;watch
 
 // Field indexes over BarbicanSecretStores, registered by the Barbican

@@ -31,6 +31,9 @@ func TestDocs(t *testing.T) {
 		EventDirs:  []string{"barbican-operator/internal/controller", "common/service", "common/finalize"},
 		BindFlags:  func(fs *flag.FlagSet) { cmanager.BindFlags(fs, manager.Operator.Profile, manager.Operator.Group) },
 		Pipeline:   controller.Table,
+		RBACDirs:   []string{"barbican-operator", "common/rbac"},
+		Role:       "barbican-operator/config/rbac/role.yaml",
+		RBACNote:   "Besides the ClusterRole, the chart creates a Role in its own namespace for leader election, and in each namespace of `rbac.secretStoreNamespaces` a Role that lets the operator create tokens (`serviceaccounts/token`, TokenRequest) for the provisioner ServiceAccount of a managed store: never cluster-wide ([install.md](install.md#what-the-chart-installs)).",
 		MinReasons: 50,
 		Update:     *update,
 	}.Run(t)

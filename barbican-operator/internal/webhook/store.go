@@ -16,6 +16,8 @@ import (
 	"github.com/c5c3/openstack-operators/common/admission"
 )
 
+// The BarbicanSecretStore webhook lists the stores of the namespace to refuse
+// a second default or a second OpenBao store for one Barbican.
 // +kubebuilder:webhook:path=/validate-barbican-openstack-c5c3-io-v1alpha1-barbicansecretstore,mutating=false,failurePolicy=fail,sideEffects=None,groups=barbican.openstack.c5c3.io,resources=barbicansecretstores,verbs=create;update,versions=v1alpha1,name=vbarbicansecretstore.openstack.c5c3.io,admissionReviewVersions=v1
 // +kubebuilder:rbac:groups=barbican.openstack.c5c3.io,resources=barbicansecretstores,verbs=list
 

@@ -14,6 +14,8 @@ import (
 	"github.com/c5c3/openstack-operators/common/extraconfig"
 )
 
+// The Barbican webhook reads the PriorityClass a Barbican names, to refuse
+// one that does not exist before a pod would be refused for it.
 // +kubebuilder:webhook:path=/validate-barbican-openstack-c5c3-io-v1alpha1-barbican,mutating=false,failurePolicy=fail,sideEffects=None,groups=barbican.openstack.c5c3.io,resources=barbicans,verbs=create;update,versions=v1alpha1,name=vbarbican.openstack.c5c3.io,admissionReviewVersions=v1
 // +kubebuilder:rbac:groups=scheduling.k8s.io,resources=priorityclasses,verbs=get
 

@@ -14,9 +14,13 @@ import (
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 )
 
+// The Glances and GlanceBackends the operator reconciles: read and watched,
+// their finalizers and Job-UID annotations patched, their status written.
 // +kubebuilder:rbac:groups=glance.openstack.c5c3.io,resources=glances;glancebackends,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups=glance.openstack.c5c3.io,resources=glances/status;glancebackends/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=glance.openstack.c5c3.io,resources=glances/finalizers,verbs=update
+
+// The DBPurge CronJob of each Glance (its runs are Jobs, in common/rbac).
 // +kubebuilder:rbac:groups=batch,resources=cronjobs,verbs=get;list;watch;create;update;patch;delete
 
 // Field indexes over GlanceBackends, registered by the Glance controller,

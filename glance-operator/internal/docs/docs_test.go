@@ -29,6 +29,9 @@ func TestDocs(t *testing.T) {
 		EventDirs:  []string{"glance-operator/internal/controller", "common/service", "common/finalize", "common/upgrade"},
 		BindFlags:  func(fs *flag.FlagSet) { cmanager.BindFlags(fs, manager.Operator.Profile, manager.Operator.Group) },
 		Pipeline:   controller.Table,
+		RBACDirs:   []string{"glance-operator", "common/rbac"},
+		Role:       "glance-operator/config/rbac/role.yaml",
+		RBACNote:   "Besides the ClusterRole, the chart creates a Role in its own namespace for leader election (Leases; [install.md](install.md#what-the-chart-installs)).",
 		MinReasons: 40,
 		Update:     *update,
 	}.Run(t)

@@ -20,6 +20,8 @@ import (
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
 )
 
+// The GlanceBackend webhook lists the backends of the namespace to refuse a
+// second default for one Glance.
 // +kubebuilder:webhook:path=/validate-glance-openstack-c5c3-io-v1alpha1-glancebackend,mutating=false,failurePolicy=fail,sideEffects=None,groups=glance.openstack.c5c3.io,resources=glancebackends,verbs=create;update,versions=v1alpha1,name=vglancebackend.openstack.c5c3.io,admissionReviewVersions=v1
 // +kubebuilder:rbac:groups=glance.openstack.c5c3.io,resources=glancebackends,verbs=list
 

@@ -14,6 +14,8 @@ import (
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
 )
 
+// The Glance webhook reads the PriorityClass a Glance names, to refuse
+// one that does not exist before a pod would be refused for it.
 // +kubebuilder:webhook:path=/validate-glance-openstack-c5c3-io-v1alpha1-glance,mutating=false,failurePolicy=fail,sideEffects=None,groups=glance.openstack.c5c3.io,resources=glances,verbs=create;update,versions=v1alpha1,name=vglance.openstack.c5c3.io,admissionReviewVersions=v1
 // +kubebuilder:rbac:groups=scheduling.k8s.io,resources=priorityclasses,verbs=get
 

@@ -25,6 +25,9 @@ func TestDocs(t *testing.T) {
 		EventDirs:  []string{"placement-operator/internal/controller", "common/service", "common/finalize"},
 		BindFlags:  func(fs *flag.FlagSet) { cmanager.BindFlags(fs, manager.Operator.Profile, manager.Operator.Group) },
 		Pipeline:   controller.Table,
+		RBACDirs:   []string{"placement-operator", "common/rbac"},
+		Role:       "placement-operator/config/rbac/role.yaml",
+		RBACNote:   "Besides the ClusterRole, the chart creates a Role in its own namespace for leader election (Leases; [install.md](install.md#what-the-chart-installs)).",
 		MinReasons: 30,
 		Update:     *update,
 	}.Run(t)
