@@ -3,7 +3,6 @@ package controller_test
 import (
 	"context"
 	"fmt"
-	"maps"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -91,7 +90,8 @@ func TestHandEditsArePutBack(t *testing.T) {
 }
 
 // So is every other child the Placement always owns; the immutable config
-// ConfigMap cannot be edited, but a deleted one is recreated.
+// ConfigMap cannot be edited. A deleted Service, db-connection Secret or
+// config ConfigMap in use is recreated as it was, without rolling the pods.
 func TestHandEditsArePutBackOnSupportingChildren(t *testing.T) {
 	t.Parallel()
 	ns, hits := readyPlacement(t)
@@ -124,25 +124,51 @@ func TestHandEditsArePutBackOnSupportingChildren(t *testing.T) {
 		t.Run(e.name, func(t *testing.T) { putBack(t, e, hits) })
 	}
 
-	t.Run("config ConfigMap deleted", func(t *testing.T) {
-		cms := configMaps(t, ns)
-		if len(cms) != 1 {
-			t.Fatalf("%d config ConfigMaps, want 1", len(cms))
-		}
-		before := cms[0]
-		must(t, k8s.Delete(context.Background(), &before))
-		eventually(t, "config ConfigMap recreated", func() error {
-			var now corev1.ConfigMap
-			if err := k8s.Get(context.Background(), client.ObjectKeyFromObject(&before), &now); err != nil {
-				return err
+	// Children deleted by hand come back as they were within a pass, and
+	// the running pods are not rolled: the Deployment's generation stays.
+	cms := configMaps(t, ns)
+	if len(cms) != 1 {
+		t.Fatalf("%d config ConfigMaps, want 1", len(cms))
+	}
+	deleted := []struct {
+		name string
+		obj  client.Object
+		back func(before, now client.Object) error
+	}{
+		{"Service", &corev1.Service{ObjectMeta: meta},
+			same("ports", func(o client.Object) []corev1.ServicePort { return o.(*corev1.Service).Spec.Ports })},
+		{"db-connection Secret", secretObj(ns, "placement-db-connection"),
+			same("data", func(o client.Object) map[string][]byte { return o.(*corev1.Secret).Data })},
+		{"config ConfigMap in use", &cms[0],
+			same("data", func(o client.Object) map[string]string { return o.(*corev1.ConfigMap).Data })},
+	}
+	for _, d := range deleted {
+		t.Run(d.name+" deleted", func(t *testing.T) {
+			ctx := context.Background()
+			var dep appsv1.Deployment
+			must(t, k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: "placement"}, &dep))
+			before := d.obj.DeepCopyObject().(client.Object)
+			must(t, k8s.Get(ctx, client.ObjectKeyFromObject(d.obj), before))
+			must(t, k8s.Delete(ctx, before.DeepCopyObject().(client.Object)))
+			eventually(t, d.name+" recreated", func() error {
+				now := d.obj.DeepCopyObject().(client.Object)
+				if err := k8s.Get(ctx, client.ObjectKeyFromObject(d.obj), now); err != nil {
+					return err
+				}
+				if now.GetUID() == before.GetUID() {
+					return errorf("%s not deleted yet", d.name)
+				}
+				return d.back(before, now)
+			})
+			waitCondition(t, ns, "placement", placementv1.ConditionReady, metav1.ConditionTrue, "AllReady")
+			quietPasses(t, ns, hits)
+			var after appsv1.Deployment
+			must(t, k8s.Get(ctx, client.ObjectKeyFromObject(&dep), &after))
+			if after.Generation != dep.Generation || !equality.Semantic.DeepEqual(after.Spec.Template, dep.Spec.Template) {
+				t.Errorf("recreating the %s rolled the Deployment: generation %d → %d", d.name, dep.Generation, after.Generation)
 			}
-			if now.UID == before.UID || !maps.Equal(now.Data, before.Data) {
-				return errorf("ConfigMap uid %s (was %s), data equal %v", now.UID, before.UID, maps.Equal(now.Data, before.Data))
-			}
-			return nil
 		})
-		quietPasses(t, ns, hits)
-	})
+	}
 }
 
 // HPA, NetworkPolicy and HTTPRoute exist only with spec.autoscaling,
