@@ -107,16 +107,7 @@ func (s Suite) Reference(t *testing.T) {
 			}
 		}
 	}
-	want := Markdown(s.Title, sections...)
-	page := s.docs("crd-reference.md")
-	if s.Update {
-		if err := os.WriteFile(page, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if got := read(t, page); got != want {
-		t.Errorf("%s is stale: run go test ./internal/docs -update", page)
-	}
+	s.generated(t, "crd-reference.md", Markdown(s.Title, sections...))
 }
 
 // RBAC checks that rbac.md is what the RBAC markers render to, that every
@@ -152,8 +143,13 @@ func (s Suite) RBAC(t *testing.T) {
 	if len(generated) == 0 {
 		t.Fatalf("%s grants nothing; the read is broken", s.Role)
 	}
-	want := RBACMarkdown(s.Title, s.Service, perms, s.RBACNote)
-	page := s.docs("rbac.md")
+	s.generated(t, "rbac.md", RBACMarkdown(s.Title, s.Service, perms, s.RBACNote))
+}
+
+// generated checks that the docs page holds want; with Update it writes it.
+func (s Suite) generated(t *testing.T, name, want string) {
+	t.Helper()
+	page := s.docs(name)
 	if s.Update {
 		if err := os.WriteFile(page, []byte(want), 0o644); err != nil {
 			t.Fatal(err)

@@ -1,14 +1,12 @@
 package manager
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -51,29 +49,11 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// syncBuffer collects a process's output while the test reads it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // candidate is one operator process.
 type candidate struct {
 	name string
 	cmd  *exec.Cmd
-	out  *syncBuffer
+	out  *testenv.Buffer
 	done chan struct{}
 }
 
@@ -84,7 +64,7 @@ func leaseFlags(duration, renew, retry string) string {
 
 func startCandidate(t *testing.T, name, kubeconfig, flags string) *candidate {
 	t.Helper()
-	c := &candidate{name: name, out: &syncBuffer{}, done: make(chan struct{})}
+	c := &candidate{name: name, out: &testenv.Buffer{}, done: make(chan struct{})}
 	c.cmd = exec.Command(os.Args[0], "-test.run=^$") //nolint:gosec // the test binary itself
 	c.cmd.Env = append(os.Environ(), candidateEnv+"=1", "KUBECONFIG="+kubeconfig, "POD_NAMESPACE=default",
 		candidateArgs+"="+flags+" --metrics-bind-address=0 --health-probe-bind-address=0 --enable-webhooks=false --clusters-namespace=")
@@ -146,6 +126,18 @@ func (c *candidate) attempting(t *testing.T) {
 	}, c)
 }
 
+// takesOver waits until the lease has a holder other than previous (the
+// one stopped or killed), c's, and returns it.
+func (c *candidate) takesOver(t *testing.T, k8s client.Client, previous string) string {
+	t.Helper()
+	var h string
+	waitFor(t, c.name+" taking over from "+previous, func() bool {
+		h = holder(t, k8s)
+		return h != "" && h != previous
+	}, c)
+	return h
+}
+
 // stop sends sig and waits for the exit; SIGTERM must end it cleanly.
 func (c *candidate) stop(t *testing.T, sig syscall.Signal) {
 	t.Helper()
@@ -197,11 +189,7 @@ func TestLeaderElectionHandsOver(t *testing.T) {
 		t.Fatalf("lease holder %q while a (%q) runs", h, first)
 	}
 	a.stop(t, syscall.SIGTERM)
-	var second string
-	waitFor(t, "b taking over from a stopped leader", func() bool {
-		second = holder(t, c)
-		return second != "" && second != first
-	}, b)
+	second := b.takesOver(t, c, first)
 
 	// A short lease from here on: c takes over from b's release, then d
 	// from c's crash once c's lease has run out.
@@ -209,18 +197,11 @@ func TestLeaderElectionHandsOver(t *testing.T) {
 	cc := startCandidate(t, "c", kubeconfig, short)
 	cc.attempting(t)
 	b.stop(t, syscall.SIGTERM)
-	var third string
-	waitFor(t, "c taking over from a stopped leader", func() bool {
-		third = holder(t, c)
-		return third != "" && third != second
-	}, cc)
+	third := cc.takesOver(t, c, second)
 	d := startCandidate(t, "d", kubeconfig, short)
 	d.attempting(t)
 	killed := time.Now()
 	cc.stop(t, syscall.SIGKILL)
-	waitFor(t, "d taking over from a killed leader", func() bool {
-		h := holder(t, c)
-		return h != "" && h != third
-	}, d)
+	d.takesOver(t, c, third)
 	t.Logf("d took over %s after c was killed (lease 3s)", time.Since(killed).Round(100*time.Millisecond))
 }

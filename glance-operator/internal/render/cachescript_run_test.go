@@ -1,36 +1,19 @@
 package render
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/c5c3/openstack-operators/common/testenv"
 )
 
-// lockedBuffer collects the script's stderr while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // stubs puts du, glance-cache-pruner and glance-cache-cleaner first in PATH.
 // Each appends its name to $STUB/calls; du prints $STUB/du.out or fails
@@ -73,11 +56,11 @@ func setFile(t *testing.T, dir, name, content string) {
 
 // runLoop starts the script as the sidecar does (/bin/sh -eu -c) and returns
 // its stderr and a channel closed when it exits; cleanup kills it.
-func runLoop(t *testing.T, c cacheScript, stubDir, bin string) (*lockedBuffer, <-chan struct{}) {
+func runLoop(t *testing.T, c cacheScript, stubDir, bin string) (*testenv.Buffer, <-chan struct{}) {
 	t.Helper()
 	cmd := exec.Command("/bin/sh", "-eu", "-c", c.render())
 	cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "STUB="+stubDir)
-	stderr := &lockedBuffer{}
+	stderr := &testenv.Buffer{}
 	cmd.Stderr, cmd.Stdout = stderr, stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -93,7 +76,7 @@ func runLoop(t *testing.T, c cacheScript, stubDir, bin string) (*lockedBuffer, <
 
 // waitFor polls until cond holds on the output, failing after 20 s or when
 // the loop exits, which it must never do.
-func waitFor(t *testing.T, what string, out *lockedBuffer, done <-chan struct{}, cond func(string) bool) string {
+func waitFor(t *testing.T, what string, out *testenv.Buffer, done <-chan struct{}, cond func(string) bool) string {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
@@ -252,7 +235,7 @@ func TestCacheLoopStopsOnSIGTERMAsPID1(t *testing.T) {
 	c := cacheScript{cacheDir: "/cache", configDir: "/conf/", highWaterKiB: 1000, intervalSeconds: 1 << 40, sleep: "600", step: 600}
 	cmd := exec.Command("unshare", "--pid", "--fork", "--", "/bin/sh", "-eu", "-c", c.render())
 	cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "STUB="+stubDir)
-	out := &lockedBuffer{}
+	out := &testenv.Buffer{}
 	cmd.Stderr, cmd.Stdout = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
