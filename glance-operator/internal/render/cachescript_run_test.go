@@ -14,7 +14,6 @@ import (
 	"github.com/c5c3/openstack-operators/common/testenv"
 )
 
-
 // stubs puts du, glance-cache-pruner and glance-cache-cleaner first in PATH.
 // Each appends its name to $STUB/calls; du prints $STUB/du.out or fails
 // silently when it is absent; the cache tools exit with $STUB/<tool>.rc.
