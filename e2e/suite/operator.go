@@ -163,6 +163,15 @@ func (o *Operator) Kill() {
 	}
 }
 
+// Terminate stops the operator as a rolling update does (SIGTERM: it
+// releases its lease) and keeps its files, so that Start runs it again.
+func (o *Operator) Terminate() error {
+	if o.proc == nil {
+		return nil
+	}
+	return o.proc.Stop(15 * time.Second)
+}
+
 // Restart kills the operator and starts it again.
 func (o *Operator) Restart() error {
 	o.Kill()
