@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"strconv"
 	"testing"
 	"time"
@@ -159,6 +160,8 @@ type API struct {
 	URL       string
 	Container *localsvc.Prepared
 	Proc      *localsvc.Proc
+	// Restarts counts the processes that exited while starting.
+	Restarts int
 }
 
 // Launch is how a suite runs an API container here.
@@ -176,8 +179,12 @@ type Launch struct {
 }
 
 // StartAPI runs container name of d as l says and waits until it is
-// ready. The API is stopped when the test ends; a failed test logs the
-// end of its output.
+// ready. An API process that exits while starting is started again, as the
+// kubelet restarts a container, at most twice (Barbican's workers race to
+// insert the secret_stores rows on a fresh schema, and the one that loses
+// takes the instance down: --need-app); each restart is logged with the
+// reason and counted in Restarts. The API is stopped when the test ends; a
+// failed test logs the end of its output.
 func (e *Env) StartAPI(t *testing.T, d *appsv1.Deployment, name string, l Launch) *API {
 	t.Helper()
 	ct := e.PrepareDeployment(t, d, name)
@@ -195,14 +202,26 @@ func (e *Env) StartAPI(t *testing.T, d *appsv1.Deployment, name string, l Launch
 	a := &API{URL: "http://127.0.0.1:" + strconv.Itoa(port) + "/", Container: ct, Proc: p}
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("%s log (%s):\n%s", name, p.LogPath, p.Tail())
+			t.Logf("%s log (%s):\n%s", name, a.Proc.LogPath, a.Proc.Tail())
 		}
 		a.Stop()
 	})
-	if err := l.Ready(a); err != nil {
-		t.Fatalf("%v\n%s", err, p.Log())
+	const starts = 3
+	for attempt := 1; ; attempt++ {
+		err := l.Ready(a)
+		if err == nil {
+			return a
+		}
+		if !a.Proc.Exited() || attempt == starts {
+			t.Fatalf("%v\n%s", err, a.Proc.Log())
+		}
+		t.Logf("%s exited while starting (exit code %d), started again as the kubelet would:\n%s", name, a.Proc.ExitCode(), a.Proc.Tail())
+		// The next process writes a log of its own: readiness counts lines.
+		poll.Must(t, os.Rename(a.Proc.LogPath, fmt.Sprintf("%s.%d", a.Proc.LogPath, attempt)))
+		a.Proc, err = ct.Start()
+		poll.Must(t, err)
+		a.Restarts++
 	}
-	return a
 }
 
 // UWSGIReady waits until every uwsgi worker of the API has loaded the app
