@@ -53,8 +53,8 @@ func Run[T any, P interface {
 	*T
 	client.Object
 }](t *testing.T, s Subject[T, P]) {
-	t.Run("WebhookDown", func(t *testing.T) { webhookDown(t, s) })
-	t.Run("ChildrenDeleted", func(t *testing.T) { childrenDeleted(t, s) })
+	t.Run("WebhookDown", s.webhookDown)
+	t.Run("ChildrenDeleted", s.childrenDeleted)
 }
 
 func (s Subject[T, P]) get(t *testing.T, key client.ObjectKey) P {
@@ -69,6 +69,15 @@ func (s Subject[T, P]) ready(t *testing.T, key client.ObjectKey) {
 	suite.WaitCondition(t, s.Env.K8s, key, s.Conditions, conditions.TypeReady, metav1.ConditionTrue, "", Wait)
 }
 
+// readySite creates a site and waits until its CR is Ready.
+func (s Subject[T, P]) readySite(t *testing.T) (*suite.Site, client.ObjectKey) {
+	t.Helper()
+	site := s.Site(t)
+	key := client.ObjectKey{Namespace: site.NS, Name: site.Name}
+	s.ready(t, key)
+	return site, key
+}
+
 // webhookRefusal is how the API server reports a webhook it cannot call.
 const webhookRefusal = "failed calling webhook"
 
@@ -76,13 +85,8 @@ const webhookRefusal = "failed calling webhook"
 // (failurePolicy Fail): a create and a spec change, each with the webhook
 // error, and neither is half-applied. Once the operator is back, the same
 // writes succeed and the changed CR converges.
-func webhookDown[T any, P interface {
-	*T
-	client.Object
-}](t *testing.T, s Subject[T, P]) {
-	site := s.Site(t)
-	key := client.ObjectKey{Namespace: site.NS, Name: site.Name}
-	s.ready(t, key)
+func (s Subject[T, P]) webhookDown(t *testing.T) {
+	site, key := s.readySite(t)
 	empty := "e2e-faults-" + strings.ToLower(site.Name)
 	poll.Must(t, s.Env.K8s.Create(t.Context(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: empty}}))
 
@@ -124,13 +128,8 @@ func webhookDown[T any, P interface {
 // A child deleted by hand (the Service, the db-connection Secret, the
 // config artefact in use, the Deployment) comes back as it was; the pods
 // keep running unless the Deployment itself was deleted.
-func childrenDeleted[T any, P interface {
-	*T
-	client.Object
-}](t *testing.T, s Subject[T, P]) {
-	site := s.Site(t)
-	key := client.ObjectKey{Namespace: site.NS, Name: site.Name}
-	s.ready(t, key)
+func (s Subject[T, P]) childrenDeleted(t *testing.T) {
+	site, key := s.readySite(t)
 	c := site.C
 	var dep appsv1.Deployment
 	poll.Must(t, c.Get(t.Context(), key, &dep))
