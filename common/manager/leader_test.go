@@ -13,6 +13,7 @@ import (
 
 	coordinationv1 "k8s.io/api/coordination/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
@@ -83,23 +84,22 @@ func startCandidate(t *testing.T, name, kubeconfig, flags string) *candidate {
 	return c
 }
 
-// waitFor polls f until it holds, failing the test when a candidate exits
+// waitFor waits until f holds, failing the test when a candidate exits
 // meanwhile or after a bound far above the lease durations used here.
 func waitFor(t *testing.T, what string, f func() bool, running ...*candidate) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
-	for !f() {
+	err := wait.PollUntilContextTimeout(t.Context(), 100*time.Millisecond, 2*time.Minute, true, func(context.Context) (bool, error) {
 		for _, c := range running {
 			select {
 			case <-c.done:
-				t.Fatalf("%s exited (%v) while waiting for %s:\n%s", c.name, c.cmd.ProcessState, what, c.out.String())
+				return false, fmt.Errorf("%s exited (%v):\n%s", c.name, c.cmd.ProcessState, c.out.String())
 			default:
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no %s", what)
-		}
-		time.Sleep(100 * time.Millisecond)
+		return f(), nil
+	})
+	if err != nil {
+		t.Fatalf("waiting for %s: %v", what, err)
 	}
 }
 

@@ -160,8 +160,6 @@ type API struct {
 	URL       string
 	Container *localsvc.Prepared
 	Proc      *localsvc.Proc
-	// Restarts counts the processes that exited while starting.
-	Restarts int
 }
 
 // Launch is how a suite runs an API container here.
@@ -183,7 +181,7 @@ type Launch struct {
 // kubelet restarts a container, at most twice (Barbican's workers race to
 // insert the secret_stores rows on a fresh schema, and the one that loses
 // takes the instance down: --need-app); each restart is logged with the
-// reason and counted in Restarts. The API is stopped when the test ends; a
+// reason. The API is stopped when the test ends; a
 // failed test logs the end of its output.
 func (e *Env) StartAPI(t *testing.T, d *appsv1.Deployment, name string, l Launch) *API {
 	t.Helper()
@@ -220,7 +218,6 @@ func (e *Env) StartAPI(t *testing.T, d *appsv1.Deployment, name string, l Launch
 		poll.Must(t, os.Rename(a.Proc.LogPath, fmt.Sprintf("%s.%d", a.Proc.LogPath, attempt)))
 		a.Proc, err = ct.Start()
 		poll.Must(t, err)
-		a.Restarts++
 	}
 }
 
