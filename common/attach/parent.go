@@ -24,12 +24,25 @@ type Parents struct {
 	NewList   func() client.ObjectList
 	NewChild  func() client.Object
 	NewParent func() client.Object
-	// SecretIndex indexes the children by the Secrets they read.
-	SecretIndex string
+	// ParentIndex indexes the children by ParentName; SecretIndex by
+	// Secrets, the Secrets a child reads (nil for none).
+	ParentIndex, SecretIndex string
+	Secrets                  func(child client.Object) []string
 	// ParentName is the name of the parent a child names (same namespace).
 	ParentName func(child client.Object) string
 	// TargetCluster is a parent's target cluster, "" for the management cluster.
 	TargetCluster func(parent client.Object) string
+}
+
+// AddIndexes registers ParentIndex and SecretIndex over the child kind; the
+// parent controller registers them, so it is set up before the child's.
+func (p Parents) AddIndexes(ctx context.Context, idx client.FieldIndexer) error {
+	if err := idx.IndexField(ctx, p.NewChild(), p.ParentIndex, func(o client.Object) []string {
+		return []string{p.ParentName(o)}
+	}); err != nil {
+		return err
+	}
+	return idx.IndexField(ctx, p.NewChild(), p.SecretIndex, p.Secrets)
 }
 
 // ParentOf maps a child to its parent.
@@ -52,10 +65,10 @@ func (p Parents) ChildTarget(ctx context.Context, key client.ObjectKey) string {
 }
 
 // Watches is the child controller's side of the same wiring: the children
-// listed through Client, indexed by parent (parentIndex) and by Secret, the
+// listed through Client, indexed by parent (ParentIndex) and by Secret, the
 // parent's Deployment labelled managedBy, and a child's target cluster.
-func (p Parents) Watches(parentIndex, managedBy string) Watches {
-	return Watches{Client: p.Client, NewList: p.NewList, ParentIndex: parentIndex, SecretIndex: p.SecretIndex,
+func (p Parents) Watches(managedBy string) Watches {
+	return Watches{Client: p.Client, NewList: p.NewList, ParentIndex: p.ParentIndex, SecretIndex: p.SecretIndex,
 		ManagedBy: managedBy, TargetCluster: p.ChildTarget}
 }
 

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"slices"
 
 	"github.com/c5c3/openstack-operators/common/conditions"
 	"github.com/c5c3/openstack-operators/common/pipeline"
@@ -70,4 +71,12 @@ func HPAStep[R Host, S Scoped](r R, ctx context.Context, s S) (pipeline.Outcome,
 // NetworkPolicyStep runs Reconciler.NetworkPolicy.
 func NetworkPolicyStep[R Host, S Scoped](r R, ctx context.Context, s S) (pipeline.Outcome, error) {
 	return r.Core().NetworkPolicy(ctx, s.Core())
+}
+
+// Steps is a service's whole step table: Head, then the service's own
+// steps in order, then one parallel group of Optional (the health probe
+// setting apiCondition) and the service's own optional members.
+func Steps[R Host, S Table[S]](apiCondition string, own []pipeline.Step[R, S], optional ...pipeline.Step[R, S]) []pipeline.Step[R, S] {
+	return slices.Concat(Head[R, S](), own,
+		[]pipeline.Step[R, S]{pipeline.Parallel(append(Optional[R, S](apiCondition), optional...)...)})
 }

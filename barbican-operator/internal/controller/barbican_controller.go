@@ -4,7 +4,6 @@ package controller
 
 import (
 	"context"
-	"slices"
 
 	ctrl "sigs.k8s.io/controller-runtime"
 
@@ -16,19 +15,16 @@ import (
 
 type step = pipeline.Step[*BarbicanReconciler, *scope]
 
-// steps is the Barbican step table: the Ready aggregate, the metric labels
-// and the docs derive from it. Head and Optional are the rows every service
-// shares (secrets gate, DSN Secret; HTTPRoute, health probe, HPA,
-// NetworkPolicy). DBClean runs ahead of Database: the Database step stops
+// steps is the Barbican step table (service.Steps adds the shared head and
+// optional group). DBClean runs ahead of Database: the Database step stops
 // the pipeline while a migration runs, the one window the CronJob must be
 // suspended in.
-var steps = slices.Concat(service.Head[*BarbicanReconciler, *scope](), []step{
+var steps = service.Steps(barbicanv1.ConditionBarbicanAPIReady, []step{
 	{Name: "SecretStores", Condition: barbicanv1.ConditionSecretStoresReady, Run: (*BarbicanReconciler).reconcileSecretStores},
 	{Name: "Config", Condition: conditions.TypeSecretsReady, Run: (*BarbicanReconciler).reconcileConfig},
 	{Name: "DBClean", Condition: barbicanv1.ConditionDBCleanReady, Run: (*BarbicanReconciler).reconcileDBClean},
 	{Name: "Database", Condition: conditions.TypeDatabaseReady, Run: (*BarbicanReconciler).reconcileDatabase},
 	{Name: "Deployment", Condition: conditions.TypeDeploymentReady, Run: (*BarbicanReconciler).reconcileDeployment},
-	pipeline.Parallel(service.Optional[*BarbicanReconciler, *scope](barbicanv1.ConditionBarbicanAPIReady)...),
 })
 
 // BarbicanReconciler reconciles Barbican objects.

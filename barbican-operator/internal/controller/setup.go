@@ -49,7 +49,17 @@ const (
 // store's target cluster, read through c.
 func parents(c client.Reader) attach.Parents {
 	return attach.Parents{
-		Client: c, SecretIndex: IndexStoreSecret,
+		Client: c, ParentIndex: IndexBarbicanRef, SecretIndex: IndexStoreSecret,
+		Secrets: func(o client.Object) []string {
+			in := inputsOf(o.(*barbicanv1.BarbicanSecretStore))
+			if in.credentials == "" {
+				return nil
+			}
+			if in.ca != "" {
+				return []string{in.credentials, in.ca}
+			}
+			return []string{in.credentials}
+		},
 		NewList:       func() client.ObjectList { return &barbicanv1.BarbicanSecretStoreList{} },
 		NewChild:      func() client.Object { return &barbicanv1.BarbicanSecretStore{} },
 		NewParent:     func() client.Object { return &barbicanv1.Barbican{} },
@@ -74,7 +84,7 @@ func (r *BarbicanReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Mana
 	if err := r.Init(r.pipeline.Conditions()); err != nil {
 		return err
 	}
-	if err := addIndexes(ctx, mgr); err != nil {
+	if err := addIndexes(ctx, mgr, r.Client); err != nil {
 		return err
 	}
 	stores := func(b *builder.Builder) *builder.Builder {
@@ -83,30 +93,15 @@ func (r *BarbicanReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Mana
 	return watch.Setup(mgr, &r.Reconciler, "barbican", r.Mapper(), opts, stores, r)
 }
 
-func addIndexes(ctx context.Context, mgr ctrl.Manager) error {
+func addIndexes(ctx context.Context, mgr ctrl.Manager, c client.Reader) error {
 	idx := mgr.GetFieldIndexer()
 	if err := watch.AddIndexes(ctx, idx, &barbicanv1.Barbican{}); err != nil {
 		return err
 	}
-	store := &barbicanv1.BarbicanSecretStore{}
-	if err := idx.IndexField(ctx, store, IndexBarbicanRef, func(o client.Object) []string {
-		return []string{o.(*barbicanv1.BarbicanSecretStore).Spec.BarbicanRef.Name}
-	}); err != nil {
+	if err := parents(c).AddIndexes(ctx, idx); err != nil {
 		return err
 	}
-	if err := idx.IndexField(ctx, store, IndexStoreSecret, func(o client.Object) []string {
-		in := inputsOf(o.(*barbicanv1.BarbicanSecretStore))
-		if in.credentials == "" {
-			return nil
-		}
-		if in.ca != "" {
-			return []string{in.credentials, in.ca}
-		}
-		return []string{in.credentials}
-	}); err != nil {
-		return err
-	}
-	return idx.IndexField(ctx, store, IndexInstanceRef, func(o client.Object) []string {
+	return idx.IndexField(ctx, &barbicanv1.BarbicanSecretStore{}, IndexInstanceRef, func(o client.Object) []string {
 		if st := o.(*barbicanv1.BarbicanSecretStore); st.Managed() {
 			return []string{st.Spec.OpenBao.InstanceRef.Name}
 		}

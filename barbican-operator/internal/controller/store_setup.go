@@ -28,7 +28,7 @@ import (
 // every target cluster the resolver engages, the Deployment and the
 // Secrets there are watched too (attach.Watches.OnEngage).
 func (r *StoreReconciler) SetupWithManager(mgr ctrl.Manager, opts operator.ControllerOptions) error {
-	w := parents(r.Client).Watches(IndexBarbicanRef, render.ManagedBy)
+	w := parents(r.Client).Watches(render.ManagedBy)
 	b := attach.For(mgr, "barbicansecretstore", &barbicanv1.BarbicanSecretStore{})
 	served, err := targetcluster.KindServed(mgr.GetRESTMapper(), InstanceGVK)
 	if err != nil {

@@ -131,7 +131,7 @@ func setProjected(conds *[]metav1.Condition, gen int64, ok bool, msg string) {
 // Secrets, on the management cluster and on every target cluster the
 // resolver engages.
 func (r *BackendReconciler) SetupWithManager(mgr ctrl.Manager, opts operator.ControllerOptions) error {
-	w := parents(r.Client).Watches(IndexGlanceRef, render.ManagedBy)
+	w := parents(r.Client).Watches(render.ManagedBy)
 	b := attach.For(mgr, "glancebackend", &glancev1.GlanceBackend{}).WithOptions(opts.Controller())
 	if err := w.Complete(b, &glancev1.Glance{}, r, r.Resolver); err != nil {
 		return fmt.Errorf("building glancebackend controller: %w", err)

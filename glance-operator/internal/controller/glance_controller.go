@@ -4,7 +4,6 @@ package controller
 
 import (
 	"context"
-	"slices"
 
 	ctrl "sigs.k8s.io/controller-runtime"
 
@@ -16,18 +15,15 @@ import (
 
 type step = pipeline.Step[*GlanceReconciler, *scope]
 
-// steps is the Glance step table: the Ready aggregate, the metric labels and
-// the docs derive from it. Head and Optional are the rows every service
-// shares (secrets gate, DSN Secret; HTTPRoute, health probe, HPA,
-// NetworkPolicy).
-var steps = slices.Concat(service.Head[*GlanceReconciler, *scope](), []step{
+// steps is the Glance step table (service.Steps adds the shared head and
+// optional group): the backends aggregate ahead of the config that renders
+// them, and the purge CronJob runs beside the optional children.
+var steps = service.Steps(glancev1.ConditionGlanceAPIReady, []step{
 	{Name: "Backends", Condition: glancev1.ConditionBackendsReady, Run: (*GlanceReconciler).reconcileBackends},
 	{Name: "Config", Condition: conditions.TypeSecretsReady, Run: (*GlanceReconciler).reconcileConfig},
 	{Name: "Database", Condition: conditions.TypeDatabaseReady, Run: (*GlanceReconciler).reconcileDatabase},
 	{Name: "Deployment", Condition: conditions.TypeDeploymentReady, Run: (*GlanceReconciler).reconcileDeployment},
-	pipeline.Parallel(append(service.Optional[*GlanceReconciler, *scope](glancev1.ConditionGlanceAPIReady),
-		step{Name: "DBPurge", Condition: glancev1.ConditionDBPurgeReady, Run: (*GlanceReconciler).reconcileDBPurge})...),
-})
+}, step{Name: "DBPurge", Condition: glancev1.ConditionDBPurgeReady, Run: (*GlanceReconciler).reconcileDBPurge})
 
 // GlanceReconciler reconciles Glance objects.
 type GlanceReconciler struct {

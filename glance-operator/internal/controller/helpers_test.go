@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
 	"github.com/prometheus/client_golang/prometheus"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -261,18 +260,6 @@ func ready(t *testing.T, ns string, g *glancev1.Glance) *glancev1.Glance {
 	finishDBSync(t, ns, g.Name, true)
 	suite.RollOut(t, ns, g.Name)
 	return waitCondition(t, ns, g.Name, conditions.TypeReady, metav1.ConditionTrue, "AllReady")
-}
-
-func mariadbDatabase(ns, name string) *mariadbv1alpha1.Database {
-	return &mariadbv1alpha1.Database{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-}
-
-func mariadbUser(ns, name string) *mariadbv1alpha1.User {
-	return &mariadbv1alpha1.User{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-}
-
-func mariadbGrant(ns, name string) *mariadbv1alpha1.Grant {
-	return &mariadbv1alpha1.Grant{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
 }
 
 // cronRun plays the CronJob controller for one run (testenv.Suite.CronRun).

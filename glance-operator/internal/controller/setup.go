@@ -37,7 +37,13 @@ const (
 // cluster, read through c.
 func parents(c client.Reader) attach.Parents {
 	return attach.Parents{
-		Client: c, SecretIndex: IndexBackendSecret,
+		Client: c, ParentIndex: IndexGlanceRef, SecretIndex: IndexBackendSecret,
+		Secrets: func(o client.Object) []string {
+			if s3 := o.(*glancev1.GlanceBackend).Spec.S3; s3 != nil {
+				return []string{s3.CredentialsSecretRef.Name}
+			}
+			return nil
+		},
 		NewList:       func() client.ObjectList { return &glancev1.GlanceBackendList{} },
 		NewChild:      func() client.Object { return &glancev1.GlanceBackend{} },
 		NewParent:     func() client.Object { return &glancev1.Glance{} },
@@ -62,7 +68,7 @@ func (r *GlanceReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manage
 	if err := r.Init(r.pipeline.Conditions()); err != nil {
 		return err
 	}
-	if err := addIndexes(ctx, mgr); err != nil {
+	if err := addIndexes(ctx, mgr, r.Client); err != nil {
 		return err
 	}
 	backends := func(b *builder.Builder) *builder.Builder {
@@ -71,20 +77,10 @@ func (r *GlanceReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manage
 	return watch.Setup(mgr, &r.Reconciler, "glance", r.Mapper(), opts, backends, r)
 }
 
-func addIndexes(ctx context.Context, mgr ctrl.Manager) error {
+func addIndexes(ctx context.Context, mgr ctrl.Manager, c client.Reader) error {
 	idx := mgr.GetFieldIndexer()
 	if err := watch.AddIndexes(ctx, idx, &glancev1.Glance{}); err != nil {
 		return err
 	}
-	if err := idx.IndexField(ctx, &glancev1.GlanceBackend{}, IndexGlanceRef, func(o client.Object) []string {
-		return []string{o.(*glancev1.GlanceBackend).Spec.GlanceRef.Name}
-	}); err != nil {
-		return err
-	}
-	return idx.IndexField(ctx, &glancev1.GlanceBackend{}, IndexBackendSecret, func(o client.Object) []string {
-		if s3 := o.(*glancev1.GlanceBackend).Spec.S3; s3 != nil {
-			return []string{s3.CredentialsSecretRef.Name}
-		}
-		return nil
-	})
+	return parents(c).AddIndexes(ctx, idx)
 }

@@ -63,7 +63,7 @@ func TestTargetCluster(t *testing.T) {
 	// 15 s, and a poke retries now.
 	poke(t, ns, g.Name)
 
-	for _, obj := range []client.Object{mariadbDatabase(ns, g.Name), mariadbUser(ns, g.Name), mariadbGrant(ns, g.Name)} {
+	for _, obj := range []client.Object{testenv.MariaDBDatabase(ns, g.Name), testenv.MariaDBUser(ns, g.Name), testenv.MariaDBGrant(ns, g.Name)} {
 		suite.Eventually(t, fmt.Sprintf("%T on the target", obj), func() error { return testenv.SQLReady(ctx, remote, obj) })
 	}
 	for _, b := range []string{"fast", "archive"} {

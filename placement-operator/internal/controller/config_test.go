@@ -12,6 +12,7 @@ import (
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/configartifact"
+	"github.com/c5c3/openstack-operators/common/testenv"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
@@ -81,11 +82,11 @@ func TestDynamicCredentials(t *testing.T) {
 	p.Spec.Database.CredentialsMode = shared.CredentialsDynamic
 	api.Set(ns, p.Name, FakeAPI(t, 200, 0))
 	must(t, k8s.Create(ctx, p))
-	eventually(t, "Database ready", func() error { return sqlReady(mariadbDatabase(ns, p.Name)) })
+	eventually(t, "Database ready", func() error { return sqlReady(testenv.MariaDBDatabase(ns, p.Name)) })
 	finishJob(t, ns, p.Name, true)
 	rollOut(t, ns, p.Name)
 	waitCondition(t, ns, p.Name, placementv1.ConditionReady, metav1.ConditionTrue, "AllReady")
-	if exists(t, mariadbUser(ns, p.Name)) || exists(t, mariadbGrant(ns, p.Name)) {
+	if exists(t, testenv.MariaDBUser(ns, p.Name)) || exists(t, testenv.MariaDBGrant(ns, p.Name)) {
 		t.Errorf("User/Grant provisioned under Dynamic credentials")
 	}
 	var dsn corev1.Secret

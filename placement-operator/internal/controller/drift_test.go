@@ -110,13 +110,13 @@ func TestHandEditsArePutBackOnSupportingChildren(t *testing.T) {
 				o.(*corev1.Secret).Data["connection"] = []byte("mysql+pymysql://hand:edited@elsewhere/placement")
 			},
 			back: same("data", func(o client.Object) map[string][]byte { return o.(*corev1.Secret).Data })},
-		{name: "MariaDB Database", obj: mariadbDatabase(ns, "placement"),
+		{name: "MariaDB Database", obj: testenv.MariaDBDatabase(ns, "placement"),
 			edit: func(o client.Object) { o.(*mariadbv1alpha1.Database).Spec.CharacterSet = "latin1" },
 			back: same("characterSet", func(o client.Object) string { return o.(*mariadbv1alpha1.Database).Spec.CharacterSet })},
-		{name: "MariaDB User", obj: mariadbUser(ns, "placement"),
+		{name: "MariaDB User", obj: testenv.MariaDBUser(ns, "placement"),
 			edit: func(o client.Object) { o.(*mariadbv1alpha1.User).Spec.PasswordSecretKeyRef.Key = "hand-edited" },
 			back: same("passwordSecretKeyRef", func(o client.Object) any { return o.(*mariadbv1alpha1.User).Spec.PasswordSecretKeyRef })},
-		{name: "MariaDB Grant", obj: mariadbGrant(ns, "placement"),
+		{name: "MariaDB Grant", obj: testenv.MariaDBGrant(ns, "placement"),
 			edit: func(o client.Object) { o.(*mariadbv1alpha1.Grant).Spec.Privileges = []string{"SELECT"} },
 			back: same("privileges", func(o client.Object) []string { return o.(*mariadbv1alpha1.Grant).Spec.Privileges })},
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -133,18 +132,6 @@ func secretObj(ns, name string) *corev1.Secret {
 func rollOutAfter(t *testing.T, ns, name string, gen int64) {
 	t.Helper()
 	suite.RollOutAfter(t, ns, name, gen)
-}
-
-func mariadbDatabase(ns, name string) *mariadbv1alpha1.Database {
-	return &mariadbv1alpha1.Database{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-}
-
-func mariadbUser(ns, name string) *mariadbv1alpha1.User {
-	return &mariadbv1alpha1.User{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-}
-
-func mariadbGrant(ns, name string) *mariadbv1alpha1.Grant {
-	return &mariadbv1alpha1.Grant{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
 }
 
 func sqlReady(obj client.Object) error { return testenv.SQLReady(context.Background(), k8s, obj) }

@@ -3,7 +3,6 @@ package controller
 
 import (
 	"context"
-	"slices"
 
 	ctrl "sigs.k8s.io/controller-runtime"
 
@@ -15,15 +14,13 @@ import (
 
 type step = pipeline.Step[*PlacementReconciler, *scope]
 
-// steps is the Placement step table: the Ready aggregate, the metric labels
-// and the docs derive from it. Head and Optional are the rows every service
-// shares (secrets gate, DSN Secret; HTTPRoute, health probe, HPA,
-// NetworkPolicy).
-var steps = slices.Concat(service.Head[*PlacementReconciler, *scope](), []step{
+// steps is the Placement step table, from which the Ready aggregate, the
+// metric labels and the docs derive; service.Steps puts the shared head
+// before these rows and the shared optional group after them.
+var steps = service.Steps(placementv1.ConditionPlacementAPIReady, []step{
 	{Name: "Config", Condition: conditions.TypeSecretsReady, Run: (*PlacementReconciler).reconcileConfig},
 	{Name: "Database", Condition: conditions.TypeDatabaseReady, Run: (*PlacementReconciler).reconcileDatabase},
 	{Name: "Deployment", Condition: conditions.TypeDeploymentReady, Run: (*PlacementReconciler).reconcileDeployment},
-	pipeline.Parallel(service.Optional[*PlacementReconciler, *scope](placementv1.ConditionPlacementAPIReady)...),
 })
 
 // PlacementReconciler reconciles Placement objects.

@@ -51,9 +51,9 @@ func TestTargetCluster(t *testing.T) {
 	register(t, remoteEnv)
 
 	eventually(t, "Database on the target", func() error {
-		return testenv.SQLReady(ctx, remote, mariadbDatabase(ns, p.Name))
+		return testenv.SQLReady(ctx, remote, testenv.MariaDBDatabase(ns, p.Name))
 	})
-	for _, obj := range []client.Object{mariadbUser(ns, p.Name), mariadbGrant(ns, p.Name)} {
+	for _, obj := range []client.Object{testenv.MariaDBUser(ns, p.Name), testenv.MariaDBGrant(ns, p.Name)} {
 		eventually(t, "SQL CR on the target", func() error { return testenv.SQLReady(ctx, remote, obj) })
 	}
 	eventually(t, "Job on the target", func() error {
