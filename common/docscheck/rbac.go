@@ -182,5 +182,13 @@ func RBACMarkdown(title, service string, perms []Permission, note string) string
 			strings.Join(p.Verbs, ", "), strings.ReplaceAll(p.Why, "|", `\|`), p.Source)
 	}
 	b.WriteString("\n" + note + "\n")
+	b.WriteString("\n## Namespace-scoped install\n\n" +
+		"With `operator.watchNamespaces` set, the chart splits the same rules: the\n" +
+		"cluster-scoped reads (`clustersecretstores`, `priorityclasses`) stay in the\n" +
+		"ClusterRole, every other rule goes into a Role bound in each watched\n" +
+		"namespace, and a Role in `operator.clustersNamespace` grants `get` on the\n" +
+		"target-cluster registration Secrets. The operator caches only those\n" +
+		"namespaces (`--watch-namespaces`) and its webhooks refuse a CR created\n" +
+		"anywhere else, naming the watched namespaces.\n")
 	return b.String()
 }

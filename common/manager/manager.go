@@ -17,6 +17,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
+	"github.com/c5c3/openstack-operators/common/admission"
 	opmetrics "github.com/c5c3/openstack-operators/common/metrics"
 	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/probe"
@@ -66,11 +67,7 @@ func New[R any](ctx context.Context, cfg *rest.Config, o *Options, op Operator[R
 		}
 	}
 	scheme := operator.NewScheme(op.AddToScheme)
-	var namespaces []string
-	if o.Namespace != "" {
-		namespaces = []string{o.Namespace}
-	}
-	cacheOpts := operator.CacheOptions(op.Profile.ManagedBy, namespaces...)
+	cacheOpts := operator.CacheOptions(op.Profile.ManagedBy, o.WatchNamespaces...)
 	cacheOpts.SyncPeriod = &o.SyncPeriod
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                 scheme,
@@ -92,7 +89,8 @@ func New[R any](ctx context.Context, cfg *rest.Config, o *Options, op Operator[R
 		// after the lease duration. Safe because Main exits as soon as the
 		// manager has stopped.
 		LeaderElectionReleaseOnCancel: true,
-		WebhookServer:                 webhook.NewServer(webhook.Options{Port: o.WebhookPort, CertDir: o.WebhookCertDir}),
+		WebhookServer: admission.Scoped(webhook.NewServer(webhook.Options{Port: o.WebhookPort, CertDir: o.WebhookCertDir}),
+			op.Profile.ManagedBy, o.WatchNamespaces),
 	})
 	if err != nil {
 		return nil, none, fmt.Errorf("creating manager: %w", err)
@@ -175,6 +173,10 @@ func Main[R any](op Operator[R]) {
 	}
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts)))
 	ctrl.Log.Info("starting "+op.Name(), v.KeysAndValues()...)
+	if len(opts.WatchNamespaces) > 0 {
+		ctrl.Log.Info("namespace-scoped: watching only these namespaces; the webhooks refuse "+op.Profile.Kind+"s elsewhere",
+			"watchNamespaces", opts.WatchNamespaces)
+	}
 	if err := Run(ctrl.SetupSignalHandler(), ctrl.GetConfigOrDie(), opts, op); err != nil {
 		ctrl.Log.Error(err, op.Name()+" stopped")
 		os.Exit(1)

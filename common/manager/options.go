@@ -8,6 +8,7 @@ package manager
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -33,9 +34,11 @@ type Options struct {
 	WebhookPort                               int
 	WebhookCertDir                            string
 	SyncPeriod                                time.Duration
-	Namespace                                 string
-	ClustersNamespace                         string
-	MaxConcurrentReconciles                   int
+	// WatchNamespaces limits the operator to these namespaces (its cache,
+	// and its webhooks refuse objects elsewhere); empty watches all.
+	WatchNamespaces         []string
+	ClustersNamespace       string
+	MaxConcurrentReconciles int
 	// OperatorNamespace is allowed into NetworkPolicies; from POD_NAMESPACE.
 	OperatorNamespace string
 	// ClusterDomain is the cluster's DNS domain, for the in-cluster API URL
@@ -76,7 +79,8 @@ func BindFlags(fs *flag.FlagSet, p service.Profile, leaseName string) *Options {
 	fs.IntVar(&o.WebhookPort, "webhook-port", 9443, "port of the webhook server")
 	fs.StringVar(&o.WebhookCertDir, "webhook-cert-dir", "", "directory with tls.crt and tls.key of the webhook server")
 	fs.DurationVar(&o.SyncPeriod, "sync-period", 10*time.Minute, "full resync interval")
-	fs.StringVar(&o.Namespace, "namespace", "", "watch only this namespace; empty watches all")
+	fs.Func("watch-namespaces", "ns[,ns...]: watch only these namespaces (the cache holds nothing else, the webhooks refuse "+kinds+" elsewhere); empty watches all",
+		func(s string) error { return o.setWatchNamespaces(s) })
 	fs.StringVar(&o.ClustersNamespace, "clusters-namespace", "c5c3-clusters", "namespace of the target-cluster registration Secrets; empty disables target clusters")
 	fs.IntVar(&o.MaxConcurrentReconciles, "max-concurrent-reconciles", 2, kinds+" reconciled in parallel")
 	fs.StringVar(&o.ClusterDomain, "cluster-domain", service.DefaultClusterDomain,
@@ -115,4 +119,23 @@ func clusterDomain(s string) (string, error) {
 		return "", fmt.Errorf("--cluster-domain %q: %s", s, strings.Join(errs, "; "))
 	}
 	return d, nil
+}
+
+// setWatchNamespaces parses a comma-separated list of namespace names; an
+// empty list (or flag value) means every namespace.
+func (o *Options) setWatchNamespaces(s string) error {
+	o.WatchNamespaces = nil
+	for _, ns := range strings.Split(s, ",") {
+		ns = strings.TrimSpace(ns)
+		if ns == "" {
+			continue
+		}
+		if errs := validation.IsDNS1123Label(ns); len(errs) > 0 {
+			return fmt.Errorf("namespace %q: %s", ns, strings.Join(errs, "; "))
+		}
+		if !slices.Contains(o.WatchNamespaces, ns) {
+			o.WatchNamespaces = append(o.WatchNamespaces, ns)
+		}
+	}
+	return nil
 }

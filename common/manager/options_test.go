@@ -2,6 +2,8 @@ package manager
 
 import (
 	"flag"
+	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,6 +68,34 @@ func TestLeaseTiming(t *testing.T) {
 			t.Errorf("%v refused: %v", tc.args, err)
 		case tc.flag != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.flag+" ")):
 			t.Errorf("%v: error %v, want one naming %s", tc.args, err, tc.flag)
+		}
+	}
+}
+
+func TestWatchNamespacesFlag(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+		err  string
+	}{
+		{args: nil, want: nil},
+		{args: []string{"--watch-namespaces="}, want: nil},
+		{args: []string{"--watch-namespaces=openstack"}, want: []string{"openstack"}},
+		{args: []string{"--watch-namespaces= openstack, infra,openstack,"}, want: []string{"openstack", "infra"}},
+		{args: []string{"--watch-namespaces=openstack,Team_A"}, err: `namespace "Team_A"`},
+	} {
+		fs := flag.NewFlagSet("test", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		o := BindFlags(fs, service.Profile{Kind: "Placement", APIPort: 8778}, "placement.openstack.c5c3.io")
+		err := fs.Parse(c.args)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%v: error %v, want one naming %s", c.args, err, c.err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(o.WatchNamespaces, c.want) {
+			t.Errorf("%v: %q, %v; want %q", c.args, o.WatchNamespaces, err, c.want)
 		}
 	}
 }

@@ -22,5 +22,13 @@ func TestFaults(t *testing.T) {
 				Spec: barbicanv1.BarbicanSpec{ServiceSpec: in.Spec("2026.1", "", env.DB.Port)}}
 		},
 		Change: func(b *barbicanv1.Barbican) { b.Spec.Deployment.Replicas++ },
+		// spec.logging is not rendered for Barbican: a catalog option is.
+		Reconfigure: func(b *barbicanv1.Barbican) {
+			limit := "20001"
+			if b.Spec.ExtraConfig["DEFAULT"]["max_allowed_secret_in_bytes"] == limit {
+				limit = "20002"
+			}
+			b.Spec.ExtraConfig = map[string]map[string]string{"DEFAULT": {"max_allowed_secret_in_bytes": limit}}
+		},
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/pem"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -134,15 +135,7 @@ func TestChartRBACIsGenerated(t *testing.T) {
 	eachChart(t, func(t *testing.T, c chart) {
 		objs := render(t, c)
 		role := get(t, objs, "ClusterRole/"+c.fullname())
-		raw, err := os.ReadFile(filepath.Join(repoRoot(t), c.name, "config", "rbac", "role.yaml"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var generated map[string]any
-		if err := yaml.Unmarshal(raw, &generated); err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(normalize(t, generated["rules"]), normalize(t, role.Object["rules"])); diff != "" {
+		if diff := cmp.Diff(normalize(t, generatedRules(t, c)), normalize(t, role.Object["rules"])); diff != "" {
 			t.Errorf("chart ClusterRole differs from the generated rules (-generated +chart):\n%s", diff)
 		}
 		if _, ok := objs["Role/"+c.fullname()+"-leader-election"]; !ok {
@@ -157,6 +150,137 @@ func TestChartRBACIsGenerated(t *testing.T) {
 			t.Errorf("ClusterRole does not grant get on services/proxy")
 		}
 	})
+}
+
+// A namespace-scoped install (operator.watchNamespaces) splits the
+// generated rules: the cluster-scoped reads stay in the ClusterRole, the
+// rest is a Role bound in each watched namespace (together exactly the
+// generated rules, none granted twice), a Role in the clusters namespace
+// reads its registration Secrets, and the operator gets the namespaces.
+func TestChartNamespaceScopedRBAC(t *testing.T) {
+	eachChart(t, func(t *testing.T, c chart) {
+		watched := []string{"openstack", "infra"}
+		objs := renderList(t, c, "--set", "operator.watchNamespaces={openstack,infra}")
+		generated := triples(t, generatedRules(t, c))
+		cluster := triples(t, find(t, objs, "ClusterRole", "", c.fullname()).Object["rules"])
+		for tr := range cluster {
+			if res := strings.Split(tr, "/")[1]; res != "clustersecretstores" && res != "priorityclasses" {
+				t.Errorf("ClusterRole grants namespaced %s", tr)
+			}
+		}
+		if !cluster["scheduling.k8s.io/priorityclasses/get"] || !cluster["external-secrets.io/clustersecretstores/watch"] {
+			t.Errorf("ClusterRole lacks the cluster-scoped reads: %v", cluster)
+		}
+		for _, ns := range watched {
+			role := triples(t, find(t, objs, "Role", ns, c.fullname()).Object["rules"])
+			union := maps.Clone(role)
+			for tr := range cluster {
+				if role[tr] {
+					t.Errorf("%s granted by both the ClusterRole and the Role in %s", tr, ns)
+				}
+				union[tr] = true
+			}
+			if diff := cmp.Diff(generated, union); diff != "" {
+				t.Errorf("Role in %s plus ClusterRole differ from the generated rules (-generated +chart):\n%s", ns, diff)
+			}
+			binding := find(t, objs, "RoleBinding", ns, c.fullname())
+			if ref, _, _ := unstructured.NestedString(binding.Object, "roleRef", "name"); ref != c.fullname() {
+				t.Errorf("RoleBinding in %s binds %q", ns, ref)
+			}
+			subjects, _, _ := unstructured.NestedSlice(binding.Object, "subjects")
+			if len(subjects) != 1 || subjects[0].(map[string]any)["namespace"] != c.namespace {
+				t.Errorf("RoleBinding in %s binds %v, want the operator's ServiceAccount in %s", ns, subjects, c.namespace)
+			}
+		}
+		clusters := triples(t, find(t, objs, "Role", "c5c3-clusters", c.fullname()+"-clusters").Object["rules"])
+		if diff := cmp.Diff(map[string]bool{"/secrets/get": true}, clusters); diff != "" {
+			t.Errorf("Role in the clusters namespace (-want +got):\n%s", diff)
+		}
+		for _, o := range objs {
+			noWildcards(t, o)
+		}
+		if args := deploymentArgs(t, objs, c); !slices.Contains(args, "--watch-namespaces=openstack,infra") {
+			t.Errorf("args %q lack --watch-namespaces=openstack,infra", args)
+		}
+
+		// The clusters namespace among the watched ones needs no Role of its own.
+		objs = renderList(t, c, "--set", "operator.watchNamespaces={openstack,c5c3-clusters}")
+		for _, o := range objs {
+			if o.GetKind() == "Role" && o.GetName() == c.fullname()+"-clusters" {
+				t.Errorf("Role %s/%s rendered though the clusters namespace is watched", o.GetNamespace(), o.GetName())
+			}
+		}
+		// Cluster-wide (the default): one ClusterRole, no Role beyond leader election.
+		objs = renderList(t, c)
+		if args := deploymentArgs(t, objs, c); !slices.Contains(args, "--watch-namespaces=") {
+			t.Errorf("args %q lack an empty --watch-namespaces=", args)
+		}
+		for _, o := range objs {
+			if o.GetKind() == "Role" && !strings.HasSuffix(o.GetName(), "-leader-election") && !strings.HasSuffix(o.GetName(), "-tokenrequest") {
+				t.Errorf("cluster-wide install renders Role %s/%s", o.GetNamespace(), o.GetName())
+			}
+		}
+	})
+}
+
+// renderList renders c and returns every object (Roles of the same name in
+// several namespaces included).
+func renderList(t *testing.T, c chart, args ...string) []*unstructured.Unstructured {
+	t.Helper()
+	base := []string{"template", c.release, "charts/" + c.name, "--namespace", c.namespace, "--kube-version", kubeVersion}
+	out, err := helm(t, append(base, args...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return decodeList(t, out)
+}
+
+func find(t *testing.T, objs []*unstructured.Unstructured, kind, namespace, name string) *unstructured.Unstructured {
+	t.Helper()
+	for _, o := range objs {
+		if o.GetKind() == kind && o.GetNamespace() == namespace && o.GetName() == name {
+			return o
+		}
+	}
+	t.Fatalf("no %s %s/%s rendered", kind, namespace, name)
+	return nil
+}
+
+func deploymentArgs(t *testing.T, objs []*unstructured.Unstructured, c chart) []string {
+	t.Helper()
+	containers, _, _ := unstructured.NestedSlice(find(t, objs, "Deployment", c.namespace, c.fullname()).Object, "spec", "template", "spec", "containers")
+	return toStrings(containers[0].(map[string]any)["args"])
+}
+
+func generatedRules(t *testing.T, c chart) any {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(repoRoot(t), c.name, "config", "rbac", "role.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var generated map[string]any
+	if err := yaml.Unmarshal(raw, &generated); err != nil {
+		t.Fatal(err)
+	}
+	return generated["rules"]
+}
+
+// triples expands rules into group/resource/verb entries.
+func triples(t *testing.T, rules any) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	list, _ := normalize(t, rules).([]any)
+	for _, r := range list {
+		rule := r.(map[string]any)
+		for _, g := range toStrings(rule["apiGroups"]) {
+			for _, res := range toStrings(rule["resources"]) {
+				for _, v := range toStrings(rule["verbs"]) {
+					out[g+"/"+res+"/"+v] = true
+				}
+			}
+		}
+	}
+	return out
 }
 
 // noWildcards fails the test when o, a Role or ClusterRole, has a rule with
@@ -313,18 +437,20 @@ func TestChartCertManagerAndOptionalObjects(t *testing.T) {
 func TestChartSchemaRejectsBadValues(t *testing.T) {
 	eachChart(t, func(t *testing.T, c chart) {
 		cases := map[string][]string{
-			"negative replicas":     {"--set", "replicaCount=-1"},
-			"unknown failurePolicy": {"--set", "webhook.failurePolicy=Sometimes"},
-			"bad duration":          {"--set", "operator.syncPeriod=soon"},
-			"bad lease duration":    {"--set", "leaderElection.leaseDuration=15"},
-			"unknown key":           {"--set", "operator.frobnicate=true"},
-			"port out of range":     {"--set", "metrics.port=70000"},
-			"bad digest":            {"--set", "image.digest=latest"},
-			"zero reconciles":       {"--set", "operator.maxConcurrentReconciles=0"},
-			"bad cluster domain":    {"--set", "operator.clusterDomain=Cluster_Local"},
-			"probe flag not a bool": {"--set-string", "operator.probeViaAPIServer=yes"},
-			"plain-http webhook":    {"--set", "webhook.url=http://127.0.0.1:9443"},
-			"webhook url with path": {"--set", "webhook.url=https://127.0.0.1:9443/hooks"},
+			"negative replicas":       {"--set", "replicaCount=-1"},
+			"unknown failurePolicy":   {"--set", "webhook.failurePolicy=Sometimes"},
+			"bad duration":            {"--set", "operator.syncPeriod=soon"},
+			"bad lease duration":      {"--set", "leaderElection.leaseDuration=15"},
+			"unknown key":             {"--set", "operator.frobnicate=true"},
+			"port out of range":       {"--set", "metrics.port=70000"},
+			"bad digest":              {"--set", "image.digest=latest"},
+			"zero reconciles":         {"--set", "operator.maxConcurrentReconciles=0"},
+			"bad cluster domain":      {"--set", "operator.clusterDomain=Cluster_Local"},
+			"probe flag not a bool":   {"--set-string", "operator.probeViaAPIServer=yes"},
+			"plain-http webhook":      {"--set", "webhook.url=http://127.0.0.1:9443"},
+			"webhook url with path":   {"--set", "webhook.url=https://127.0.0.1:9443/hooks"},
+			"bad watched namespace":   {"--set", "operator.watchNamespaces={openstack,Team_A}"},
+			"watched namespace twice": {"--set", "operator.watchNamespaces={openstack,openstack}"},
 		}
 		for name, args := range cases {
 			t.Run(name, func(t *testing.T) {

@@ -1,7 +1,9 @@
 // Package faults holds the fault scenarios every operator's e2e suite runs
-// on the local control plane, against its own CRs: a webhook that is down
-// and children deleted by hand (docs/operations.md says what each looks
-// like from the outside). An operator joins with one call of Run from its
+// on the local control plane, against its own CRs: a webhook that is down,
+// children deleted by hand, an ESO store that turns not Ready, and
+// kube-apiserver or etcd restarted under a running pipeline
+// (docs/operations.md says what each looks like from the outside); and the
+// namespace-scoped install with exactly the chart's RBAC of that mode. An operator joins with one call of Run from its
 // suite, naming its kind through a Subject.
 package faults
 
@@ -46,6 +48,10 @@ type Subject[T any, P interface {
 	New func(ns, name string) P
 	// Change makes a change to a CR's spec that the webhook admits.
 	Change func(P)
+	// Reconfigure makes an admitted change that changes the rendered
+	// config: a new config artefact, so a new db-sync Job (ToggleDebug
+	// where spec.logging is rendered).
+	Reconfigure func(P)
 }
 
 // Run runs every scenario for the subject.
@@ -55,6 +61,10 @@ func Run[T any, P interface {
 }](t *testing.T, s Subject[T, P]) {
 	t.Run("WebhookDown", s.webhookDown)
 	t.Run("ChildrenDeleted", s.childrenDeleted)
+	t.Run("StoreOutage", s.storeOutage)
+	t.Run("APIServerRestarted", s.controlPlaneRestarted("kube-apiserver"))
+	t.Run("EtcdRestarted", s.controlPlaneRestarted("etcd"))
+	t.Run("NamespaceScoped", s.namespaceScoped)
 }
 
 func (s Subject[T, P]) get(t *testing.T, key client.ObjectKey) P {

@@ -21,6 +21,7 @@ func TestFaults(t *testing.T) {
 			return &glancev1.Glance{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
 				Spec: glancev1.GlanceSpec{ServiceSpec: in.Spec("2026.1", "", env.DB.Port)}}
 		},
-		Change: func(g *glancev1.Glance) { g.Spec.Deployment.Replicas++ },
+		Change:      func(g *glancev1.Glance) { g.Spec.Deployment.Replicas++ },
+		Reconfigure: faults.ToggleDebug[*glancev1.Glance],
 	})
 }

@@ -19,6 +19,7 @@ func TestFaults(t *testing.T) {
 		New: func(ns, name string) *placementv1.Placement {
 			return newPlacement(&site{ns: ns, name: name, schema: name}, "2026.1")
 		},
-		Change: func(p *placementv1.Placement) { p.Spec.Deployment.Replicas++ },
+		Change:      func(p *placementv1.Placement) { p.Spec.Deployment.Replicas++ },
+		Reconfigure: faults.ToggleDebug[*placementv1.Placement],
 	})
 }

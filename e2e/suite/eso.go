@@ -134,3 +134,34 @@ func ExternalSecret(t *testing.T, c client.Client, ns, name, key string) {
 
 // CredentialKey names a site's entry in the fake store.
 func CredentialKey(ns, name string) string { return fmt.Sprintf("%s/%s", ns, name) }
+
+// SecretStore is a namespaced ESO SecretStore with the fake provider and no
+// data: a store a test can break and mend without touching the default one
+// the other sites sync from.
+func SecretStore(ns, name string) *unstructured.Unstructured {
+	store := &unstructured.Unstructured{}
+	store.SetGroupVersionKind(esoGV.WithKind("SecretStore"))
+	store.SetNamespace(ns)
+	store.SetName(name)
+	SetStoreProvider(store, map[string]any{"fake": map[string]any{"data": []any{}}})
+	return store
+}
+
+// SetStoreProvider replaces a store's provider block.
+func SetStoreProvider(store *unstructured.Unstructured, provider map[string]any) {
+	store.Object["spec"] = map[string]any{"provider": provider}
+}
+
+// UnreachableProvider is a provider block ESO cannot build a client for (a
+// Kubernetes provider whose token Secret does not exist): the store turns
+// Ready=False/InvalidProviderConfig, as when a store's backend is lost.
+func UnreachableProvider() map[string]any {
+	return map[string]any{"kubernetes": map[string]any{
+		"remoteNamespace": "default",
+		"server":          map[string]any{"url": "https://127.0.0.1:1"},
+		"auth":            map[string]any{"token": map[string]any{"bearerToken": map[string]any{"name": "no-such-token", "key": "token"}}},
+	}}
+}
+
+// StoreReady reports whether ESO has the store Ready=True.
+func StoreReady(store *unstructured.Unstructured) bool { return ready(store) }

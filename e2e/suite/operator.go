@@ -31,6 +31,7 @@ type Operator struct {
 	dir, bin, kubeconfig, certDir string
 	ports                         ports
 	proc                          *localsvc.Proc
+	mgmt                          *cluster.Cluster
 }
 
 // ports the operator process listens on, all on loopback.
@@ -85,7 +86,7 @@ func newOperator(ctx context.Context, mgmt *cluster.Cluster, k8s client.Client, 
 		return nil, err
 	}
 	o := &Operator{o: opts, dir: dir, bin: filepath.Join(dir, opts.Chart), kubeconfig: filepath.Join(dir, "kubeconfig"),
-		certDir: filepath.Join(dir, "certs"), ports: p}
+		certDir: filepath.Join(dir, "certs"), ports: p, mgmt: mgmt}
 	build := exec.CommandContext(ctx, "go", "build", "-o", o.bin, "./"+opts.Chart+"/cmd")
 	build.Dir = mgmt.Root()
 	if out, err := build.CombinedOutput(); err != nil {
@@ -128,7 +129,11 @@ func newOperator(ctx context.Context, mgmt *cluster.Cluster, k8s client.Client, 
 // Start runs the operator with the chart's flags, except for addresses
 // (loopback) and --probe-url-annotation (the pod runner names the local
 // API; on kind, --probe-via-apiserver).
-func (o *Operator) Start() error {
+func (o *Operator) Start() error { return o.StartWith() }
+
+// StartWith is Start with more flags after the suite's (a later flag of
+// the same name wins), for this start only.
+func (o *Operator) StartWith(extra ...string) error {
 	env := append(localsvc.BaseEnv(o.dir), "KUBECONFIG="+o.kubeconfig, "POD_NAMESPACE="+o.o.OperatorNamespace)
 	argv := []string{o.bin,
 		"--leader-elect=true",
@@ -142,6 +147,7 @@ func (o *Operator) Start() error {
 		"--zap-log-level=info",
 	}
 	argv = append(argv, o.o.OperatorArgs...)
+	argv = append(argv, extra...)
 	if cluster.Kind() {
 		// Real pods: the probe reaches them through the API server.
 		argv = append(argv, "--probe-via-apiserver")
@@ -155,6 +161,34 @@ func (o *Operator) Start() error {
 	o.proc = p
 	return localsvc.WaitHTTP(p, "http://127.0.0.1:"+strconv.Itoa(o.ports.health)+"/readyz", http.StatusOK, 2*time.Minute)
 }
+
+// HelmUpgrade upgrades the operator's release with the values it has and
+// set (helm --set), as a user changes an install; the webhook certificate
+// is kept (the chart looks the existing one up). The process is not
+// touched: Terminate and Start it around the upgrade to run it with the
+// new flags.
+func (o *Operator) HelmUpgrade(ctx context.Context, set ...string) error {
+	helm, err := o.mgmt.Tool("helm")
+	if err != nil {
+		return err
+	}
+	args := []string{"upgrade", o.o.Release, filepath.Join(o.mgmt.Root(), "charts", o.o.Chart), "--kubeconfig", o.mgmt.Kubeconfig,
+		"--namespace", o.o.OperatorNamespace, "--reuse-values"}
+	for _, v := range set {
+		args = append(args, "--set", v)
+	}
+	if out, err := exec.CommandContext(ctx, helm, args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("helm upgrade: %w: %s", err, out)
+	}
+	return nil
+}
+
+// Exited reports whether the operator's process has ended since it was
+// last started (on its own or by Kill/Terminate).
+func (o *Operator) Exited() bool { return o.proc == nil || o.proc.Exited() }
+
+// Pid is the operator's process id.
+func (o *Operator) Pid() int { return o.proc.Pid() }
 
 // Kill ends the operator abruptly (SIGKILL), as a node failure would.
 func (o *Operator) Kill() {

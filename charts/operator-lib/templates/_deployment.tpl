@@ -49,7 +49,7 @@ spec:
             - --webhook-port={{ .Values.webhook.port }}
             - --webhook-cert-dir=/tmp/k8s-webhook-server/serving-certs
             - --clusters-namespace={{ .Values.operator.clustersNamespace }}
-            - --namespace={{ .Values.operator.watchNamespace }}
+            - --watch-namespaces={{ join "," .Values.operator.watchNamespaces }}
             - --max-concurrent-reconciles={{ .Values.operator.maxConcurrentReconciles }}
             - --sync-period={{ .Values.operator.syncPeriod }}
             - --abandon-grace={{ .Values.operator.abandonGrace }}

@@ -1,11 +1,22 @@
 {{/*
-The operator's ClusterRole, its binding and the leader-election Role. The
-ClusterRole's rules are exactly what controller-gen derives from the code's
-+kubebuilder:rbac markers (the chart's files/clusterrole.yaml, copied by
-hack/generate.sh); nothing is added here.
+The operator's RBAC and the leader-election Role. The rules are exactly what
+controller-gen derives from the code's +kubebuilder:rbac markers (the chart's
+files/clusterrole.yaml, copied by hack/generate.sh); nothing is added here.
+Cluster-wide (operator.watchNamespaces empty) they form one ClusterRole. In a
+namespace-scoped install they are split: the cluster-scoped resources stay in
+the ClusterRole, every other rule goes into a Role in each watched
+namespace, and a Role in operator.clustersNamespace reads the target-cluster
+registration Secrets.
 */}}
 {{- define "operator-lib.rbac" -}}
 {{- $generated := .Files.Get "files/clusterrole.yaml" | fromYaml }}
+{{- $watch := .Values.operator.watchNamespaces }}
+{{- $rules := $generated.rules }}
+{{- $split := dict }}
+{{- if $watch }}
+{{- $split = include "operator-lib.splitRules" $generated.rules | fromYaml }}
+{{- $rules = $split.cluster }}
+{{- end }}
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata:
@@ -13,7 +24,7 @@ metadata:
   labels:
     {{- include "operator-lib.labels" . | nindent 4 }}
 rules:
-  {{- toYaml $generated.rules | nindent 2 }}
+  {{- toYaml $rules | nindent 2 }}
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
@@ -29,6 +40,13 @@ subjects:
   - kind: ServiceAccount
     name: {{ include "operator-lib.serviceAccountName" . }}
     namespace: {{ .Release.Namespace }}
+{{- range $ns := $watch }}
+{{- include "operator-lib.role" (dict "ctx" $ "namespace" $ns "name" (include "operator-lib.fullname" $) "rules" $split.namespaced) }}
+{{- end }}
+{{- if and $watch .Values.operator.clustersNamespace (not (has .Values.operator.clustersNamespace $watch)) }}
+{{- $read := list (dict "apiGroups" (list "") "resources" (list "secrets") "verbs" (list "get")) }}
+{{- include "operator-lib.role" (dict "ctx" $ "namespace" .Values.operator.clustersNamespace "name" (printf "%s-clusters" (include "operator-lib.fullname" .)) "rules" $read) }}
+{{- end }}
 {{- if .Values.leaderElection.enabled }}
 ---
 # Leader election: the lease lives in the release namespace only.
@@ -60,4 +78,59 @@ subjects:
     name: {{ include "operator-lib.serviceAccountName" . }}
     namespace: {{ .Release.Namespace }}
 {{- end }}
+{{- end -}}
+
+
+{{/*
+splitRules splits generated rules into the cluster-scoped resources and the
+rest, as YAML {cluster: [...], namespaced: [...]}.
+*/}}
+{{- define "operator-lib.splitRules" -}}
+{{- $clusterScoped := list "clustersecretstores" "priorityclasses" }}
+{{- $cluster := list }}
+{{- $namespaced := list }}
+{{- range $rule := . }}
+{{- $c := list }}
+{{- $n := list }}
+{{- range $rule.resources }}
+{{- if has . $clusterScoped }}{{ $c = append $c . }}{{ else }}{{ $n = append $n . }}{{ end }}
+{{- end }}
+{{- if $c }}{{ $cluster = append $cluster (dict "apiGroups" $rule.apiGroups "resources" $c "verbs" $rule.verbs) }}{{ end }}
+{{- if $n }}{{ $namespaced = append $namespaced (dict "apiGroups" $rule.apiGroups "resources" $n "verbs" $rule.verbs) }}{{ end }}
+{{- end }}
+{{- dict "cluster" $cluster "namespaced" $namespaced | toYaml }}
+{{- end -}}
+
+{{/*
+role is a Role named .name in .namespace with .rules, bound to the
+operator's ServiceAccount.
+*/}}
+{{- define "operator-lib.role" -}}
+{{- $ctx := .ctx }}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  name: {{ .name }}
+  namespace: {{ .namespace }}
+  labels:
+    {{- include "operator-lib.labels" $ctx | nindent 4 }}
+rules:
+  {{- toYaml .rules | nindent 2 }}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: {{ .name }}
+  namespace: {{ .namespace }}
+  labels:
+    {{- include "operator-lib.labels" $ctx | nindent 4 }}
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: Role
+  name: {{ .name }}
+subjects:
+  - kind: ServiceAccount
+    name: {{ include "operator-lib.serviceAccountName" $ctx }}
+    namespace: {{ $ctx.Release.Namespace }}
 {{- end -}}

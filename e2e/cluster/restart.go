@@ -1,0 +1,120 @@
+package cluster
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// StopGrace is how long Restart lets a component stop on SIGTERM before it
+// kills it, as a kubelet ends a static pod after its grace period. The API
+// server would otherwise drain its watches for a minute.
+const StopGrace = 5 * time.Second
+
+// Restart stops a control-plane component (etcd, kube-apiserver, ...) and
+// starts it again with the same command line, working directory and log
+// file, as the kubelet restarts a static pod: SIGTERM, SIGKILL after
+// StopGrace, then a new process in its own session, whose pid replaces the
+// old one in kwokctl's pid file (hack/cluster.sh down stops it by that
+// file). It returns once the new process runs; the caller waits for it to
+// serve. The components keep their data (etcd's data directory, the PKI).
+func (c *Cluster) Restart(component string) error {
+	if c.external {
+		return errors.New("restarting a control-plane component is implemented for the local control plane only, not for kind")
+	}
+	dir := filepath.Join(c.root, ".cache", "kwok", "clusters", c.Name)
+	pidFile := filepath.Join(dir, "pids", component+".pid")
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		return fmt.Errorf("%s of cluster %s: %w", component, c.Name, err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		return fmt.Errorf("pid file %s: %w", pidFile, err)
+	}
+	argv, err := cmdline(pid)
+	if err != nil {
+		return fmt.Errorf("%s (pid %d) is not running: %w", component, pid, err)
+	}
+	if err := stop(pid, StopGrace); err != nil {
+		return fmt.Errorf("stopping %s (pid %d): %w", component, pid, err)
+	}
+	logFile, err := os.OpenFile(filepath.Join(dir, "logs", component+".log"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = logFile.Close() }()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	// Its own session: the component outlives the test binary, as the one
+	// kwokctl started does, until hack/cluster.sh down stops it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("starting %s again: %w", component, err)
+	}
+	// Reaped here while the test runs; adopted by init after it.
+	go func() { _ = cmd.Wait() }()
+	return os.WriteFile(pidFile, []byte(strconv.Itoa(cmd.Process.Pid)), 0o644)
+}
+
+// cmdline is a running process's argv.
+func cmdline(pid int) ([]string, error) {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+	if err != nil {
+		return nil, err
+	}
+	argv := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+	if len(argv) == 0 || argv[0] == "" {
+		return nil, errors.New("no command line (a zombie?)")
+	}
+	return argv, nil
+}
+
+// stop sends SIGTERM, then SIGKILL after grace, and waits until the process
+// is gone (or a zombie whose parent has not reaped it yet).
+func stop(pid int, grace time.Duration) error {
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		return err
+	}
+	if gone(pid, grace) {
+		return nil
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return err
+	}
+	if gone(pid, time.Minute) {
+		return nil
+	}
+	return errors.New("still running a minute after SIGKILL")
+}
+
+// gone waits up to within for the process to end.
+func gone(pid int, within time.Duration) bool {
+	deadline := time.Now().Add(within)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return true
+}
+
+// alive: the process exists and is not a zombie.
+func alive(pid int) bool {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return false
+	}
+	// The state follows the command name in parentheses, which may hold spaces.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}

@@ -1,0 +1,98 @@
+package faults
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/conditions"
+	"github.com/c5c3/openstack-operators/e2e/poll"
+	"github.com/c5c3/openstack-operators/e2e/suite"
+)
+
+// The CR's ESO store turns not Ready (its provider can no longer be
+// reached): SecretsReady=False/SecretStoreNotReady and Ready=False, while
+// everything already running stays: the Deployment is not rolled, its pods
+// keep running, the Service and the config artefact stay. Once the store is
+// Ready again the CR converges without a manual step, still on the same
+// pods.
+func (s Subject[T, P]) storeOutage(t *testing.T) {
+	site, key := s.readySite(t)
+	store := suite.SecretStore(site.NS, "faults-store")
+	poll.Must(t, s.Env.K8s.Create(t.Context(), store))
+	waitStore(t, s.Env.K8s, store, true)
+	obj := s.get(t, key)
+	poll.Update(t, s.Env.K8s, obj, Wait, func() {
+		serviceSpec(obj).SecretStoreRef = &shared.SecretStoreRef{Kind: shared.SecretStoreKind, Name: store.GetName()}
+	})
+	s.ready(t, key)
+
+	c := site.C
+	var dep appsv1.Deployment
+	poll.Must(t, c.Get(t.Context(), key, &dep))
+	pods := podUIDs(t, c, &dep)
+	artefact, err := configInUse(t, c, &dep)
+	poll.Must(t, err)
+	kept := func(when string) {
+		t.Helper()
+		var now appsv1.Deployment
+		poll.Must(t, c.Get(t.Context(), key, &now))
+		if now.Generation != dep.Generation || now.UID != dep.UID {
+			t.Errorf("%s: the Deployment was rolled or replaced: generation %d → %d", when, dep.Generation, now.Generation)
+		}
+		if got := podUIDs(t, c, &now); !slices.Equal(got, pods) {
+			t.Errorf("%s: the pods were replaced: %v → %v", when, pods, got)
+		}
+		for _, o := range []client.Object{&corev1.Service{}, artefact.DeepCopyObject().(client.Object)} {
+			if err := c.Get(t.Context(), client.ObjectKey{Namespace: site.NS, Name: nameOf(o, site.Name)}, o); err != nil {
+				t.Errorf("%s: %T %s: %v", when, o, nameOf(o, site.Name), err)
+			}
+		}
+	}
+
+	poll.Update(t, s.Env.K8s, store, Wait, func() { suite.SetStoreProvider(store, suite.UnreachableProvider()) })
+	waitStore(t, s.Env.K8s, store, false)
+	suite.WaitCondition(t, s.Env.K8s, key, s.Conditions, conditions.TypeSecretsReady, metav1.ConditionFalse, conditions.ReasonSecretStoreNotReady, Wait)
+	suite.WaitCondition(t, s.Env.K8s, key, s.Conditions, conditions.TypeReady, metav1.ConditionFalse, "", Wait)
+	kept("store not Ready")
+
+	poll.Update(t, s.Env.K8s, store, Wait, func() {
+		suite.SetStoreProvider(store, map[string]any{"fake": map[string]any{"data": []any{}}})
+	})
+	waitStore(t, s.Env.K8s, store, true)
+	s.ready(t, key)
+	kept("store Ready again")
+}
+
+func serviceSpec(obj any) *shared.ServiceSpec {
+	return obj.(interface{ ServiceSpec() *shared.ServiceSpec }).ServiceSpec()
+}
+
+// nameOf is o's name, or the site's for the objects named after the CR.
+func nameOf(o client.Object, site string) string {
+	if o.GetName() != "" {
+		return o.GetName()
+	}
+	return site
+}
+
+// waitStore waits until ESO reports the store Ready (or not).
+func waitStore(t *testing.T, c client.Client, store *unstructured.Unstructured, ready bool) {
+	t.Helper()
+	poll.Until(t, Wait, func() error {
+		if err := c.Get(t.Context(), client.ObjectKeyFromObject(store), store); err != nil {
+			return err
+		}
+		if suite.StoreReady(store) != ready {
+			return fmt.Errorf("store %s: want Ready=%t, have %v", store.GetName(), ready, store.Object["status"])
+		}
+		return nil
+	})
+}
