@@ -107,14 +107,23 @@ func gone(pid int, within time.Duration) bool {
 	return true
 }
 
-// alive: the process exists and is not a zombie.
+// alive reports whether any thread of the process still runs. A zombie
+// thread-group leader is not enough to call it gone: the other threads may
+// still be exiting and holding the process's sockets (a new etcd then fails
+// to bind its port). It is gone once it is reaped, or once its leader is a
+// zombie with no other thread left.
 func alive(pid int) bool {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	dir := filepath.Join("/proc", strconv.Itoa(pid))
+	b, err := os.ReadFile(filepath.Join(dir, "stat"))
 	if err != nil {
 		return false
 	}
 	// The state follows the command name in parentheses, which may hold spaces.
 	s := string(b)
 	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+	if i < 0 || i+2 >= len(s) || s[i+2] != 'Z' {
+		return true
+	}
+	tasks, err := os.ReadDir(filepath.Join(dir, "task"))
+	return err == nil && len(tasks) > 1
 }

@@ -1,10 +1,11 @@
 // Package faults holds the fault scenarios every operator's e2e suite runs
 // on the local control plane, against its own CRs: a webhook that is down,
-// children deleted by hand, an ESO store that turns not Ready, and
-// kube-apiserver or etcd restarted under a running pipeline
-// (docs/operations.md says what each looks like from the outside); and the
-// namespace-scoped install with exactly the chart's RBAC of that mode. An operator joins with one call of Run from its
-// suite, naming its kind through a Subject.
+// children deleted by hand, an ESO store that turns not Ready,
+// kube-apiserver or etcd restarted under a running pipeline, a leader
+// killed under a running pipeline (docs/operations.md says what each looks
+// like from the outside); and the namespace-scoped install with exactly the
+// chart's RBAC of that mode. An operator joins with one call of Run from
+// its suite, naming its kind through a Subject.
 package faults
 
 import (
@@ -65,6 +66,7 @@ func Run[T any, P interface {
 	t.Run("APIServerRestarted", s.controlPlaneRestarted("kube-apiserver"))
 	t.Run("EtcdRestarted", s.controlPlaneRestarted("etcd"))
 	t.Run("NamespaceScoped", s.namespaceScoped)
+	t.Run("LeaderFailover", s.leaderFailover)
 }
 
 func (s Subject[T, P]) get(t *testing.T, key client.ObjectKey) P {

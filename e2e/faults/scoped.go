@@ -1,6 +1,7 @@
 package faults
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -20,23 +21,32 @@ import (
 // watched namespace holds the rest. A spec change converges there, a CR
 // created there is admitted and, deleted, goes through its finalizer; a CR
 // in any other namespace is refused by the webhook with a message that
-// names the watched namespaces. The cluster-wide install is restored
-// afterwards.
+// names the watched namespaces. Restored to the cluster-wide install, the
+// operator takes that CR in.
 func (s Subject[T, P]) namespaceScoped(t *testing.T) {
 	site, key := s.readySite(t)
 	ctx := t.Context()
 	poll.Must(t, s.Env.Op.Terminate())
-	poll.Must(t, s.Env.Op.HelmUpgrade(ctx, "operator.watchNamespaces={"+site.NS+"}"))
-	t.Cleanup(func() {
+	poll.Must(t, s.Env.Op.HelmUpgrade(ctx, "--set", "operator.watchNamespaces={"+site.NS+"}"))
+	restored := false
+	restore := func() error {
 		err := s.Env.Op.Terminate()
 		if err == nil {
-			err = s.Env.Op.HelmUpgrade(ctx, "operator.watchNamespaces=null")
+			// Not t.Context(): a cleanup runs after it is done. (--set
+			// k=null would keep the reused list.)
+			err = s.Env.Op.HelmUpgrade(context.Background(), "--set-json", "operator.watchNamespaces=[]")
 		}
 		if err == nil {
 			err = s.Env.Op.Start()
 		}
-		if err != nil {
-			t.Errorf("restoring the cluster-wide install: %v", err)
+		restored = err == nil
+		return err
+	}
+	t.Cleanup(func() {
+		if !restored {
+			if err := restore(); err != nil {
+				t.Errorf("restoring the cluster-wide install: %v", err)
+			}
 		}
 	})
 	poll.Must(t, s.Env.Op.StartWith("--watch-namespaces="+site.NS))
@@ -59,6 +69,13 @@ func (s Subject[T, P]) namespaceScoped(t *testing.T) {
 	for _, cr := range []client.Object{second, obj} {
 		s.deleted(t, cr)
 	}
+
+	// Cluster-wide again (values and flags): the CR refused before is
+	// admitted and taken in by the operator.
+	poll.Must(t, restore())
+	outside := s.New(elsewhere, "outside")
+	poll.Until(t, Wait, func() error { return client.IgnoreAlreadyExists(s.Env.K8s.Create(ctx, outside)) })
+	s.deleted(t, outside)
 }
 
 // deleted deletes cr and waits until it is gone: the operator released its

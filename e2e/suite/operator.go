@@ -32,6 +32,8 @@ type Operator struct {
 	ports                         ports
 	proc                          *localsvc.Proc
 	mgmt                          *cluster.Cluster
+	// name names the process and its log: the chart's name, or a replica's.
+	name string
 }
 
 // ports the operator process listens on, all on loopback.
@@ -86,7 +88,7 @@ func newOperator(ctx context.Context, mgmt *cluster.Cluster, k8s client.Client, 
 		return nil, err
 	}
 	o := &Operator{o: opts, dir: dir, bin: filepath.Join(dir, opts.Chart), kubeconfig: filepath.Join(dir, "kubeconfig"),
-		certDir: filepath.Join(dir, "certs"), ports: p, mgmt: mgmt}
+		certDir: filepath.Join(dir, "certs"), ports: p, mgmt: mgmt, name: opts.Chart}
 	build := exec.CommandContext(ctx, "go", "build", "-o", o.bin, "./"+opts.Chart+"/cmd")
 	build.Dir = mgmt.Root()
 	if out, err := build.CombinedOutput(); err != nil {
@@ -154,7 +156,7 @@ func (o *Operator) StartWith(extra ...string) error {
 	} else {
 		argv = append(argv, "--probe-url-annotation")
 	}
-	p, err := localsvc.Start(localsvc.ProcSpec{Name: o.o.Chart, Dir: o.dir, Argv: argv, Env: env})
+	p, err := localsvc.Start(localsvc.ProcSpec{Name: o.name, Dir: o.dir, Argv: argv, Env: env})
 	if err != nil {
 		return err
 	}
@@ -163,25 +165,41 @@ func (o *Operator) StartWith(extra ...string) error {
 }
 
 // HelmUpgrade upgrades the operator's release with the values it has and
-// set (helm --set), as a user changes an install; the webhook certificate
+// the value flags given (--set k=v, --set-json k=json), as a user changes an
+// install; the webhook certificate
 // is kept (the chart looks the existing one up). The process is not
 // touched: Terminate and Start it around the upgrade to run it with the
 // new flags.
-func (o *Operator) HelmUpgrade(ctx context.Context, set ...string) error {
+func (o *Operator) HelmUpgrade(ctx context.Context, values ...string) error {
 	helm, err := o.mgmt.Tool("helm")
 	if err != nil {
 		return err
 	}
 	args := []string{"upgrade", o.o.Release, filepath.Join(o.mgmt.Root(), "charts", o.o.Chart), "--kubeconfig", o.mgmt.Kubeconfig,
 		"--namespace", o.o.OperatorNamespace, "--reuse-values"}
-	for _, v := range set {
-		args = append(args, "--set", v)
-	}
+	args = append(args, values...)
 	if out, err := exec.CommandContext(ctx, helm, args...).CombinedOutput(); err != nil {
 		return fmt.Errorf("helm upgrade: %w: %s", err, out)
 	}
 	return nil
 }
+
+// Replica is a second process of the same operator, not started: the same
+// binary, ServiceAccount token (so the same chart RBAC), webhook
+// certificate and flags, its own ports and log. It shares the first's
+// files: end it with Terminate or Kill, never Stop.
+func (o *Operator) Replica() (*Operator, error) {
+	p, err := freePorts()
+	if err != nil {
+		return nil, err
+	}
+	r := *o
+	r.ports, r.proc, r.name = p, nil, o.name+"-replica"
+	return &r, nil
+}
+
+// Namespace is the operator's release namespace (its Lease is there).
+func (o *Operator) Namespace() string { return o.o.OperatorNamespace }
 
 // Exited reports whether the operator's process has ended since it was
 // last started (on its own or by Kill/Terminate).
