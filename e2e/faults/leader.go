@@ -56,12 +56,7 @@ func (s Subject[T, P]) leaderFailover(t *testing.T) {
 	poll.Until(t, Wait, func() error { return heldJob(t, site.C, dbSync, first) })
 	s.Env.Op.Kill()
 	killed := time.Now()
-	poll.Until(t, Wait, func() error {
-		if scrape(t, replica).sum("leader_election_master_status", nil) != 1 {
-			return fmt.Errorf("the replica does not lead yet")
-		}
-		return nil
-	})
+	waitLeads(t, replica, "the replica")
 	t.Logf("the replica leads %s after the leader was killed (chart lease duration 15s)", time.Since(killed).Round(time.Millisecond))
 	gate.Open()
 	s.ready(t, key)
@@ -78,9 +73,15 @@ func (s Subject[T, P]) leaderFailover(t *testing.T) {
 	if now := s.leaseHolder(t); now == holder && holder != "" {
 		t.Errorf("the stopped replica still holds the Lease (%s)", holder)
 	}
+	waitLeads(t, s.Env.Op, "the restarted operator")
+}
+
+// waitLeads waits until op reports that it holds the lease.
+func waitLeads(t *testing.T, op *suite.Operator, who string) {
+	t.Helper()
 	poll.Until(t, Wait, func() error {
-		if scrape(t, s.Env.Op).sum("leader_election_master_status", nil) != 1 {
-			return fmt.Errorf("the restarted operator does not lead yet")
+		if scrape(t, op).sum("leader_election_master_status", nil) != 1 {
+			return fmt.Errorf("%s does not lead yet", who)
 		}
 		return nil
 	})
