@@ -1,11 +1,11 @@
 // Package faults holds the fault scenarios every operator's e2e suite runs
 // on the local control plane, against its own CRs: a webhook that is down,
-// children deleted by hand, an ESO store that turns not Ready,
-// kube-apiserver or etcd restarted under a running pipeline, a leader
-// killed under a running pipeline (docs/operations.md says what each looks
-// like from the outside); and the namespace-scoped install with exactly the
-// chart's RBAC of that mode. An operator joins with one call of Run from
-// its suite, naming its kind through a Subject.
+// children deleted by hand, an ESO store that turns not Ready, the database
+// server stopped, kube-apiserver or etcd restarted under a running
+// pipeline, a leader killed under a running pipeline (docs/operations.md
+// says what each looks like from the outside); and the namespace-scoped
+// install with exactly the chart's RBAC of that mode. An operator joins with
+// one call of Run from its suite, naming its kind through a Subject.
 package faults
 
 import (
@@ -63,6 +63,7 @@ func Run[T any, P interface {
 	t.Run("WebhookDown", s.webhookDown)
 	t.Run("ChildrenDeleted", s.childrenDeleted)
 	t.Run("StoreOutage", s.storeOutage)
+	t.Run("DatabaseOutage", s.databaseOutage)
 	t.Run("APIServerRestarted", s.controlPlaneRestarted("kube-apiserver"))
 	t.Run("EtcdRestarted", s.controlPlaneRestarted("etcd"))
 	t.Run("NamespaceScoped", s.namespaceScoped)

@@ -18,6 +18,7 @@ type MariaDB struct {
 	dir    string
 	bind   string
 	proc   *Proc
+	spec   ProcSpec
 }
 
 var mariadbSizing = []string{"--innodb-log-file-size=8M", "--innodb-buffer-pool-size=32M"}
@@ -73,15 +74,26 @@ func StartMariaDBWith(o MariaDBOptions) (*MariaDB, error) {
 	if o.TLS != nil {
 		argv = append(argv, "--ssl-ca="+o.TLS.CA, "--ssl-cert="+o.TLS.Cert, "--ssl-key="+o.TLS.Key)
 	}
-	m.proc, err = Start(ProcSpec{Name: "mariadbd", Dir: dir, Argv: argv, Env: BaseEnv(dir)})
-	if err != nil {
-		return nil, err
-	}
-	if err := WaitTCP(m.proc, m.Addr(), time.Minute); err != nil {
+	m.spec = ProcSpec{Name: "mariadbd", Dir: dir, Argv: argv, Env: BaseEnv(dir)}
+	if err := m.Resume(); err != nil {
 		_ = m.Stop()
 		return nil, err
 	}
 	return m, nil
+}
+
+// Halt stops the server as an outage does and keeps its data: Resume starts
+// it again on the same port with everything it held.
+func (m *MariaDB) Halt() error { return m.proc.Stop(30 * time.Second) }
+
+// Resume starts the server (again) and waits until it accepts connections.
+func (m *MariaDB) Resume() error {
+	p, err := Start(m.spec)
+	if err != nil {
+		return err
+	}
+	m.proc = p
+	return WaitTCP(p, m.Addr(), time.Minute)
 }
 
 // Addr is host:port of the TCP listener.
@@ -117,7 +129,10 @@ func (m *MariaDB) DropSchema(db, user string) error {
 
 // Stop shuts the server down and removes its data directory.
 func (m *MariaDB) Stop() error {
-	err := m.proc.Stop(30 * time.Second)
+	var err error
+	if m.proc != nil {
+		err = m.proc.Stop(30 * time.Second)
+	}
 	if rmErr := os.RemoveAll(m.dir); err == nil {
 		err = rmErr
 	}

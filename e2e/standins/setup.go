@@ -42,11 +42,16 @@ func All(c client.Client, db SQL) []StandIn {
 }
 
 // MariaDBOperator returns the mariadb-operator stand-ins. With db set,
-// Database, User and Grant objects are carried out on that real server;
+// Database, User and Grant objects are carried out on that real server,
+// and MariaDBs follow its readiness when it has an address (ServedMariaDB);
 // without, they are only marked Ready.
 func MariaDBOperator(c client.Client, db SQL) []StandIn {
 	if db != nil {
-		return []StandIn{NewMariaDB(c), NewSQLDatabase(c, db), NewSQLUser(c, db), NewSQLGrant(c, db)}
+		var mariadb StandIn = NewMariaDB(c)
+		if served, ok := db.(interface{ Addr() string }); ok {
+			mariadb = &ServedMariaDB{Client: c, Addr: served.Addr()}
+		}
+		return []StandIn{mariadb, NewSQLDatabase(c, db), NewSQLUser(c, db), NewSQLGrant(c, db)}
 	}
 	return []StandIn{NewMariaDB(c), NewDatabase(c), NewUser(c), NewGrant(c)}
 }

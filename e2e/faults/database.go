@@ -1,0 +1,74 @@
+package faults
+
+import (
+	"slices"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/c5c3/openstack-operators/common/conditions"
+	"github.com/c5c3/openstack-operators/e2e/poll"
+	"github.com/c5c3/openstack-operators/e2e/suite"
+)
+
+// The database server goes away, first while the API runs, then while the
+// db-sync Job of a config change runs. Its MariaDB turns not Ready (the
+// stand-in follows the real server as mariadb-operator follows its
+// StatefulSet), so the CR reports DatabaseReady=False/ClusterNotReady and
+// Ready=False, and nothing running is rolled. Once the server is back (with
+// its data) the CR converges without a manual step: the held db-sync,
+// which waited for the database, completes, and no Job is created twice.
+func (s Subject[T, P]) databaseOutage(t *testing.T) {
+	site, key := s.readySite(t)
+	c := site.C
+	var dep appsv1.Deployment
+	poll.Must(t, c.Get(t.Context(), key, &dep))
+	pods := podUIDs(t, c, &dep)
+	uids := watchUIDs(t, c, site.NS)
+	up := true
+	t.Cleanup(func() {
+		if !up {
+			if err := s.Env.DB.Resume(); err != nil {
+				t.Errorf("starting the database server again: %v", err)
+			}
+		}
+	})
+	outage := func() {
+		t.Helper()
+		poll.Must(t, s.Env.DB.Halt())
+		up = false
+		suite.WaitCondition(t, s.Env.K8s, key, s.Conditions, conditions.TypeDatabaseReady, metav1.ConditionFalse, conditions.ReasonClusterNotReady, Wait)
+		suite.WaitCondition(t, s.Env.K8s, key, s.Conditions, conditions.TypeReady, metav1.ConditionFalse, "", Wait)
+	}
+	back := func() {
+		t.Helper()
+		poll.Must(t, s.Env.DB.Resume())
+		up = true
+		s.ready(t, key)
+	}
+
+	outage()
+	var now appsv1.Deployment
+	poll.Must(t, c.Get(t.Context(), key, &now))
+	if now.Generation != dep.Generation || !slices.Equal(podUIDs(t, c, &now), pods) {
+		t.Errorf("the outage rolled the Deployment: generation %d → %d", dep.Generation, now.Generation)
+	}
+	back()
+
+	gate := s.Env.Machine.Runner.HoldJobs(site.NS)
+	defer gate.Open()
+	dbSync := client.ObjectKey{Namespace: site.NS, Name: site.Name + "-db-sync"}
+	first := uids.UIDs("Job " + dbSync.Name)[0]
+	obj := s.get(t, key)
+	poll.Update(t, s.Env.K8s, obj, Wait, func() { s.Reconfigure(obj) })
+	poll.Until(t, Wait, func() error { return heldJob(t, c, dbSync, first) })
+	outage()
+	gate.Open() // the migration command starts and waits for the database
+	back()
+	uids.end()
+	if again := uids.Recreated(map[string]int{"Job " + dbSync.Name: 2}); len(again) > 0 {
+		t.Errorf("objects created more than once across the outage: %v", again)
+	}
+}
