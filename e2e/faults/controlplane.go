@@ -1,20 +1,15 @@
 package faults
 
 import (
-	"fmt"
-	"slices"
 	"testing"
 	"time"
 
-	batchv1 "k8s.io/api/batch/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/e2e/cluster"
 	"github.com/c5c3/openstack-operators/e2e/poll"
-	"github.com/c5c3/openstack-operators/e2e/suite"
 )
 
 // RideOutLease are the leader-election flags the control-plane scenarios
@@ -50,13 +45,6 @@ func (s Subject[T, P]) controlPlaneRestarted(component string) func(t *testing.T
 		})
 		pid := s.Env.Op.Pid()
 		uids := watchUIDs(t, site.C, site.NS)
-		dbSync := "Job " + site.Name + "-db-sync"
-		poll.Until(t, Wait, func() error {
-			if len(uids.UIDs(dbSync)) == 0 {
-				return fmt.Errorf("no %s seen yet", dbSync)
-			}
-			return nil
-		})
 
 		obj := s.get(t, key)
 		poll.Update(t, s.Env.K8s, obj, Wait, func() { s.Change(obj) })
@@ -64,16 +52,7 @@ func (s Subject[T, P]) controlPlaneRestarted(component string) func(t *testing.T
 		s.ready(t, key)
 		t.Logf("%s restarted mid-pipeline: Ready %s after the API answered again", component, time.Since(back).Round(time.Millisecond))
 
-		gate := s.Env.Machine.Runner.HoldJobs(site.NS)
-		defer gate.Open()
-		first := uids.UIDs(dbSync)[0]
-		poll.Update(t, s.Env.K8s, obj, Wait, func() { s.Reconfigure(obj) })
-		poll.Until(t, Wait, func() error {
-			if err := heldJob(t, site.C, client.ObjectKey{Namespace: site.NS, Name: site.Name + "-db-sync"}, first); err != nil {
-				return fmt.Errorf("%w; %s", err, suite.Conditions(s.Conditions(s.get(t, key))))
-			}
-			return nil
-		})
+		gate := s.heldDBSync(t, site, uids)
 		back = s.restart(t, component, key)
 		gate.Open()
 		s.ready(t, key)
@@ -82,10 +61,7 @@ func (s Subject[T, P]) controlPlaneRestarted(component string) func(t *testing.T
 		if s.Env.Op.Exited() || s.Env.Op.Pid() != pid {
 			t.Errorf("the operator did not ride out the restarts: pid %d, exited %t, now %d", pid, s.Env.Op.Exited(), s.Env.Op.Pid())
 		}
-		uids.end()
-		if again := uids.Recreated(map[string]int{dbSync: 2}); len(again) > 0 {
-			t.Errorf("objects created more than once (name: UIDs in the order seen): %v", again)
-		}
+		createdOnce(t, uids, site)
 	}
 }
 
@@ -99,24 +75,6 @@ func (s Subject[T, P]) restart(t *testing.T, component string, key client.Object
 	back := time.Now()
 	t.Logf("%s: the API answered again %s after the stop began", component, back.Sub(start).Round(time.Millisecond))
 	return back
-}
-
-// heldJob returns nil once the Job at key is a new one (not UID old) and
-// still running: its pod waits at the runner's gate.
-func heldJob(t *testing.T, c client.Client, key client.ObjectKey, old types.UID) error {
-	var job batchv1.Job
-	if err := c.Get(t.Context(), key, &job); err != nil {
-		return err
-	}
-	if job.UID == old {
-		return fmt.Errorf("db-sync Job %s not replaced yet", key.Name)
-	}
-	if job.Status.Active == 0 || slices.ContainsFunc(job.Status.Conditions, func(c batchv1.JobCondition) bool {
-		return c.Type == batchv1.JobComplete || c.Type == batchv1.JobFailed
-	}) {
-		return fmt.Errorf("db-sync Job %s not running: %+v", key.Name, job.Status)
-	}
-	return nil
 }
 
 // ToggleDebug flips spec.logging.debug, which reaches [DEFAULT] debug of

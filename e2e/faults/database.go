@@ -6,7 +6,6 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/conditions"
 	"github.com/c5c3/openstack-operators/e2e/poll"
@@ -57,18 +56,9 @@ func (s Subject[T, P]) databaseOutage(t *testing.T) {
 	}
 	back()
 
-	gate := s.Env.Machine.Runner.HoldJobs(site.NS)
-	defer gate.Open()
-	dbSync := client.ObjectKey{Namespace: site.NS, Name: site.Name + "-db-sync"}
-	first := uids.UIDs("Job " + dbSync.Name)[0]
-	obj := s.get(t, key)
-	poll.Update(t, s.Env.K8s, obj, Wait, func() { s.Reconfigure(obj) })
-	poll.Until(t, Wait, func() error { return heldJob(t, c, dbSync, first) })
+	gate := s.heldDBSync(t, site, uids)
 	outage()
 	gate.Open() // the migration command starts and waits for the database
 	back()
-	uids.end()
-	if again := uids.Recreated(map[string]int{"Job " + dbSync.Name: 2}); len(again) > 0 {
-		t.Errorf("objects created more than once across the outage: %v", again)
-	}
+	createdOnce(t, uids, site)
 }

@@ -48,22 +48,14 @@ func (s Subject[T, P]) leaderFailover(t *testing.T) {
 		t.Fatal("the leader's reconcile counter did not move: the comparison proves nothing")
 	}
 
-	gate := s.Env.Machine.Runner.HoldJobs(site.NS)
-	defer gate.Open()
-	dbSync := client.ObjectKey{Namespace: site.NS, Name: site.Name + "-db-sync"}
-	first := uids.UIDs("Job " + dbSync.Name)[0]
-	poll.Update(t, s.Env.K8s, obj, Wait, func() { s.Reconfigure(obj) })
-	poll.Until(t, Wait, func() error { return heldJob(t, site.C, dbSync, first) })
+	gate := s.heldDBSync(t, site, uids)
 	s.Env.Op.Kill()
 	killed := time.Now()
 	waitLeads(t, replica, "the replica")
 	t.Logf("the replica leads %s after the leader was killed (chart lease duration 15s)", time.Since(killed).Round(time.Millisecond))
 	gate.Open()
 	s.ready(t, key)
-	uids.end()
-	if again := uids.Recreated(map[string]int{"Job " + dbSync.Name: 2}); len(again) > 0 {
-		t.Errorf("objects created more than once across the failover: %v", again)
-	}
+	createdOnce(t, uids, site)
 
 	// A graceful stop gives the lease up: by the time the process has
 	// exited, the Lease no longer names it.

@@ -50,9 +50,9 @@ func (s Subject[T, P]) storeOutage(t *testing.T) {
 		if got := podUIDs(t, c, &now); !slices.Equal(got, pods) {
 			t.Errorf("%s: the pods were replaced: %v → %v", when, pods, got)
 		}
-		for _, o := range []client.Object{&corev1.Service{}, artefact.DeepCopyObject().(client.Object)} {
-			if err := c.Get(t.Context(), client.ObjectKey{Namespace: site.NS, Name: nameOf(o, site.Name)}, o); err != nil {
-				t.Errorf("%s: %T %s: %v", when, o, nameOf(o, site.Name), err)
+		for _, o := range []client.Object{&corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: site.NS, Name: site.Name}}, artefact} {
+			if err := c.Get(t.Context(), client.ObjectKeyFromObject(o), o.DeepCopyObject().(client.Object)); err != nil {
+				t.Errorf("%s: %T %s: %v", when, o, o.GetName(), err)
 			}
 		}
 	}
@@ -73,14 +73,6 @@ func (s Subject[T, P]) storeOutage(t *testing.T) {
 
 func serviceSpec(obj any) *shared.ServiceSpec {
 	return obj.(interface{ ServiceSpec() *shared.ServiceSpec }).ServiceSpec()
-}
-
-// nameOf is o's name, or the site's for the objects named after the CR.
-func nameOf(o client.Object, site string) string {
-	if o.GetName() != "" {
-		return o.GetName()
-	}
-	return site
 }
 
 // waitStore waits until ESO reports the store Ready (or not).
