@@ -2,11 +2,8 @@ package faults
 
 import (
 	"fmt"
-	"slices"
 	"testing"
 
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -34,41 +31,20 @@ func (s Subject[T, P]) storeOutage(t *testing.T) {
 	})
 	s.ready(t, key)
 
-	c := site.C
-	var dep appsv1.Deployment
-	poll.Must(t, c.Get(t.Context(), key, &dep))
-	pods := podUIDs(t, c, &dep)
-	artefact, err := configInUse(t, c, &dep)
-	poll.Must(t, err)
-	kept := func(when string) {
-		t.Helper()
-		var now appsv1.Deployment
-		poll.Must(t, c.Get(t.Context(), key, &now))
-		if now.Generation != dep.Generation || now.UID != dep.UID {
-			t.Errorf("%s: the Deployment was rolled or replaced: generation %d → %d", when, dep.Generation, now.Generation)
-		}
-		if got := podUIDs(t, c, &now); !slices.Equal(got, pods) {
-			t.Errorf("%s: the pods were replaced: %v → %v", when, pods, got)
-		}
-		for _, o := range []client.Object{&corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: site.NS, Name: site.Name}}, artefact} {
-			if err := c.Get(t.Context(), client.ObjectKeyFromObject(o), o.DeepCopyObject().(client.Object)); err != nil {
-				t.Errorf("%s: %T %s: %v", when, o, o.GetName(), err)
-			}
-		}
-	}
+	running := Observe(t, site.C, key)
 
 	poll.Update(t, s.Env.K8s, store, Wait, func() { suite.SetStoreProvider(store, suite.UnreachableProvider()) })
 	waitStore(t, s.Env.K8s, store, false)
 	suite.WaitCondition(t, s.Env.K8s, key, s.Conditions, conditions.TypeSecretsReady, metav1.ConditionFalse, conditions.ReasonSecretStoreNotReady, Wait)
 	suite.WaitCondition(t, s.Env.K8s, key, s.Conditions, conditions.TypeReady, metav1.ConditionFalse, "", Wait)
-	kept("store not Ready")
+	running.Kept(t, "store not Ready")
 
 	poll.Update(t, s.Env.K8s, store, Wait, func() {
 		suite.SetStoreProvider(store, map[string]any{"fake": map[string]any{"data": []any{}}})
 	})
 	waitStore(t, s.Env.K8s, store, true)
 	s.ready(t, key)
-	kept("store Ready again")
+	running.Kept(t, "store Ready again")
 }
 
 func serviceSpec(obj any) *shared.ServiceSpec {

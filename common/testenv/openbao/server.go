@@ -4,8 +4,9 @@
 // and shapes it the way a managed OpenBaoCluster or a brownfield server is
 // shaped.
 //
-// The server runs in production mode, not dev mode: in-memory storage and a
-// TCP listener with a certificate for 127.0.0.1 signed by a CA generated here,
+// The server runs in production mode, not dev mode: file storage in the
+// server's directory (so Halt and Resume keep its mounts, roles and secret
+// IDs, as a restarted server keeps them) and a TCP listener with a certificate for 127.0.0.1 signed by a CA generated here,
 // so a test knows the exact trust anchor and can hand a client the wrong one.
 // Start initialises it with a single key share, unseals it and keeps the root
 // token for configuration calls. Dev mode would need its own listener on a
@@ -47,12 +48,17 @@ type Server struct {
 	// configuration helpers.
 	RootToken string
 
-	client   *http.Client
-	tls      serverTLS
-	cmd      *exec.Cmd
-	exited   chan struct{}
-	logPath  string
-	stopOnce sync.Once
+	client    *http.Client
+	tls       serverTLS
+	bin       string
+	cfgPath   string
+	logPath   string
+	unsealKey string
+
+	mu      sync.Mutex
+	cmd     *exec.Cmd
+	exited  chan struct{}
+	stopped bool
 }
 
 // errExitedEarly marks a server that quit before it answered, usually because
@@ -144,8 +150,18 @@ func launch(ctx context.Context, bin, dir string, pki serverTLS, addr string) (*
 	if err != nil {
 		return nil, err
 	}
+	// A directory used before (make run's) holds an old server's data and
+	// log: this server starts empty.
 	cfgPath := filepath.Join(dir, fmt.Sprintf("server-%s.hcl", port))
-	config := fmt.Sprintf(`storage "inmem" {}
+	dataPath, logPath := filepath.Join(dir, "data-"+port), filepath.Join(dir, fmt.Sprintf("vault-%s.log", port))
+	for _, p := range []string{dataPath, logPath} {
+		if err := os.RemoveAll(p); err != nil {
+			return nil, err
+		}
+	}
+	config := fmt.Sprintf(`storage "file" {
+  path = %q
+}
 listener "tcp" {
   address         = %q
   cluster_address = "127.0.0.1:%d"
@@ -155,7 +171,7 @@ listener "tcp" {
 api_addr      = "https://%s"
 disable_mlock = true
 ui            = false
-`, addr, clusterPort, pki.certFile, pki.keyFile, addr)
+`, dataPath, addr, clusterPort, pki.certFile, pki.keyFile, addr)
 	if err := os.WriteFile(cfgPath, []byte(config), 0o600); err != nil {
 		return nil, err
 	}
@@ -166,30 +182,43 @@ ui            = false
 		CAPEM:   pki.caPEM,
 		client:  newHTTPClient(pool),
 		tls:     pki,
-		exited:  make(chan struct{}),
-		logPath: filepath.Join(dir, fmt.Sprintf("vault-%s.log", port)),
+		bin:     bin,
+		cfgPath: cfgPath,
+		logPath: logPath,
 	}
-	logFile, err := os.Create(s.logPath)
-	if err != nil {
+	if err := s.start(); err != nil {
 		return nil, err
 	}
-	s.cmd = exec.Command(bin, "server", "-config="+cfgPath)
-	s.cmd.Env = serverEnv()
-	s.cmd.Stdout, s.cmd.Stderr = logFile, logFile
-	if err := s.cmd.Start(); err != nil {
-		_ = logFile.Close()
-		return nil, fmt.Errorf("starting %s: %w", bin, err)
-	}
-	go func() {
-		_ = s.cmd.Wait()
-		_ = logFile.Close()
-		close(s.exited)
-	}()
 	if err := s.waitAnswering(ctx); err != nil {
 		s.Stop()
 		return s, err
 	}
 	return s, nil
+}
+
+// start runs the process with the server's config, appending to its log.
+func (s *Server) start() error {
+	logFile, err := os.OpenFile(s.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(s.bin, "server", "-config="+s.cfgPath)
+	cmd.Env = serverEnv()
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	if err := cmd.Start(); err != nil {
+		_ = logFile.Close()
+		return fmt.Errorf("starting %s: %w", s.bin, err)
+	}
+	exited := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		_ = logFile.Close()
+		close(exited)
+	}()
+	s.mu.Lock()
+	s.cmd, s.exited = cmd, exited
+	s.mu.Unlock()
+	return nil
 }
 
 // serverEnv is the test's environment without VAULT_* and BAO_* variables, so
@@ -239,8 +268,11 @@ func (s *Server) poll(ctx context.Context, f func() error) error {
 		if err == nil {
 			return nil
 		}
+		s.mu.Lock()
+		exited := s.exited
+		s.mu.Unlock()
 		select {
-		case <-s.exited:
+		case <-exited:
 			return fmt.Errorf("%w (log %s): %w", errExitedEarly, s.logPath, err)
 		case <-ctx.Done():
 			return fmt.Errorf("%w: last error: %w", ctx.Err(), err)
@@ -263,19 +295,64 @@ func (s *Server) initialise(ctx context.Context) error {
 	if len(initOut.Keys) != 1 || initOut.RootToken == "" {
 		return fmt.Errorf("sys/init returned %d keys and root token set %t", len(initOut.Keys), initOut.RootToken != "")
 	}
-	s.RootToken = initOut.RootToken
-	if err := s.CallAs(ctx, "", http.MethodPut, "sys/unseal", map[string]string{"key": initOut.Keys[0]}, nil); err != nil {
+	s.RootToken, s.unsealKey = initOut.RootToken, initOut.Keys[0]
+	return s.unseal(ctx)
+}
+
+// unseal unseals the barrier with the key share kept at initialisation and
+// waits until the server reports itself active.
+func (s *Server) unseal(ctx context.Context) error {
+	if err := s.CallAs(ctx, "", http.MethodPut, "sys/unseal", map[string]string{"key": s.unsealKey}, nil); err != nil {
 		return err
 	}
 	// 200 only once unsealed and active; 503/429 before.
 	return s.poll(ctx, func() error { return s.CallAs(ctx, "", http.MethodGet, "sys/health", nil, nil) })
 }
 
-// Stop kills the server and waits for it to exit; the port then refuses
-// connections. Calling it again does nothing.
+// Halt kills the server, as a crashed or stopped server goes away, and waits
+// for it to exit; its data stays for Resume. Halting a halted or stopped
+// server does nothing.
+func (s *Server) Halt() {
+	s.mu.Lock()
+	cmd, exited := s.cmd, s.exited
+	s.mu.Unlock()
+	_ = cmd.Process.Kill()
+	<-exited
+}
+
+// Resume starts a halted server again on the same address with the same
+// data and certificate, unseals it with the kept key share and waits until
+// it is active: every mount, policy, role, secret ID and token it had is
+// there again. It refuses a server that runs or was stopped.
+func (s *Server) Resume(ctx context.Context) error {
+	s.mu.Lock()
+	exited, stopped := s.exited, s.stopped
+	s.mu.Unlock()
+	if stopped {
+		return errors.New("resuming a stopped server")
+	}
+	select {
+	case <-exited:
+	default:
+		return errors.New("resuming a server that runs")
+	}
+	if err := s.start(); err != nil {
+		return err
+	}
+	if err := s.waitAnswering(ctx); err != nil {
+		return fmt.Errorf("resuming vault: %w", err)
+	}
+	if err := s.unseal(ctx); err != nil {
+		return fmt.Errorf("unsealing vault: %w", err)
+	}
+	return nil
+}
+
+// Stop kills the server for good and waits for it to exit; the port then
+// refuses connections. Calling it again does nothing.
 func (s *Server) Stop() {
-	s.stopOnce.Do(func() {
-		_ = s.cmd.Process.Kill()
-		<-s.exited
-	})
+	s.mu.Lock()
+	s.stopped = true
+	s.mu.Unlock()
+	s.Halt()
 }
