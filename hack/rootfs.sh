@@ -23,11 +23,13 @@ esac
 
 # What the suites run inside: the services and their manage commands (the
 # *-common packages), uwsgi with its python3 and http plugins, the drivers
-# the rendered configuration names (PyMySQL, boto3 for Glance's S3 store).
+# the rendered configuration names (PyMySQL, boto3 for Glance's S3 store);
+# Tempest with the Glance and Barbican plugins of the same release.
 # Barbican too: the machine's bookworm barbican (Zed) has no
 # barbican.wsgi.api module, which the operator's argv names.
 packages=(python3-placement placement-common python3-glance glance-common glance-api python3-boto3
-  python3-barbican barbican-common python3-pymysql mariadb-client uwsgi-core uwsgi-plugin-python3)
+  python3-barbican barbican-common python3-pymysql mariadb-client uwsgi-core uwsgi-plugin-python3
+  tempest glance-tempest-plugin barbican-tempest-plugin)
 key=$(printf '%s\n' "$suite" "$ROOTFS_EPOCH" "${packages[@]}" | sha256sum | cut -c1-12)
 dir="$TOOLS_DIR/rootfs/$suite-$key"
 if [ -f "$dir/.ready" ]; then
@@ -56,7 +58,8 @@ mmdebstrap --quiet --variant=apt --mode=root \
   --customize-hook='printf "127.0.0.1 localhost\n::1 localhost\n" > "$1/etc/hosts"' \
   "$suite" "$dir.tmp" >&2
 for f in /usr/bin/placement-manage /usr/bin/glance-manage /usr/bin/barbican-manage /usr/bin/uwsgi /usr/lib/uwsgi/plugins/python3_plugin.so \
-  /usr/lib/uwsgi/plugins/http_plugin.so; do
+  /usr/lib/uwsgi/plugins/http_plugin.so /usr/bin/tempest /usr/lib/python3/dist-packages/glance_tempest_plugin \
+  /usr/lib/python3/dist-packages/barbican_tempest_plugin; do
   [ -e "$dir.tmp$f" ] || { echo "hack/rootfs.sh: $suite root has no $f" >&2; exit 1; }
 done
 touch "$dir.tmp/.ready"

@@ -18,6 +18,18 @@ const UWSGILogFormat = "%(method) %(uri) => generated %(rsize) bytes in %(msecs)
 // the master's 60 s worker-reload-mercy, past the grace period again.
 var ShutdownFlags = []string{"--die-on-term", "--skip-atexit"}
 
+// CloseFlags follow the HTTP and keep-alive flags of every uwsgi command
+// line: every response says "Connection: close". uWSGI's HTTP router gives
+// up keep-alive without saying so after a request with a body (uwsgi
+// 2.0.21), after a chunked request body (Glance's uploads) and after
+// responses it cannot delimit, and closes the connection; an HTTP/1.1
+// client (python-requests, keystoneauth) takes the silence as keep-alive,
+// reuses the connection and fails with "connection closed without
+// response" (a retried upload stored an empty image). With the header the
+// router still closes, and clients know it. Found by Tempest; see
+// docs/decisions/uwsgi-connection-close.md.
+var CloseFlags = []string{"--add-header", "Connection: close"}
+
 // UWSGIArgs returns the uwsgi command line, one argv token per flag and value
 // (no shell involved, so the log format is a single unquoted token).
 // Non-positive keep-alive timeout and harakiri values are dropped.
@@ -57,6 +69,7 @@ func UWSGICommand(o UWSGIOptions) []string {
 			args = append(args, "--http-keepalive")
 		}
 	}
+	args = append(args, CloseFlags...)
 	args = append(args,
 		"--log-master",
 		"--log-format", UWSGILogFormat,

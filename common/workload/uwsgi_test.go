@@ -12,6 +12,7 @@ func TestUWSGIArgs(t *testing.T) {
 	const wsgi = "/var/lib/openstack/bin/placement-api"
 	head := []string{"uwsgi", "--http", ":8778"}
 	mid := []string{
+		"--add-header", "Connection: close",
 		"--log-master",
 		"--log-format", "%(method) %(uri) => generated %(rsize) bytes in %(msecs) msecs (%(proto) %(status))",
 		"--wsgi-file", wsgi,
@@ -90,7 +91,7 @@ func TestUWSGICommandHTTPFlagsAndPyArgv(t *testing.T) {
 	})
 	want := []string{
 		"uwsgi", "--http", ":9292", "--http-auto-chunked", "--http-chunked-input", "--http-keepalive=15",
-		"--log-master", "--log-format", UWSGILogFormat,
+		"--add-header", "Connection: close", "--log-master", "--log-format", UWSGILogFormat,
 		"--wsgi-file", "/var/lib/openstack/bin/glance-wsgi-api",
 		"--master", "--lazy-apps", "--need-app", "--processes", "3", "--threads", "2",
 		"--pyargv", pyargv, "--harakiri", "60", "--die-on-term", "--skip-atexit",
@@ -108,7 +109,7 @@ func TestUWSGICommandModule(t *testing.T) {
 	got := UWSGICommand(UWSGIOptions{Port: 9311, WSGIFile: "/ignored", Module: "barbican.wsgi.api:application"})
 	want := []string{
 		"uwsgi", "--http", ":9311", "--http-keepalive",
-		"--log-master", "--log-format", UWSGILogFormat,
+		"--add-header", "Connection: close", "--log-master", "--log-format", UWSGILogFormat,
 		"--module", "barbican.wsgi.api:application",
 		"--master", "--lazy-apps", "--need-app", "--processes", "2", "--threads", "1",
 		"--die-on-term", "--skip-atexit",

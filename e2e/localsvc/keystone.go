@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -93,6 +94,9 @@ lock_path = %[4]s/lock
 	env := append(BaseEnv(dir), "OS_KEYSTONE_CONFIG_DIR="+filepath.Join(dir, "etc"))
 	k.proc, err = Start(ProcSpec{Name: "keystone", Dir: dir, Env: env, Argv: []string{
 		"uwsgi", "--plugin", "http,python3", "--http", "127.0.0.1:" + strconv.Itoa(port), "--http-keepalive",
+		// As the operators render it (workload.CloseFlags): the router
+		// closes after requests with a body without saying so otherwise.
+		"--add-header", "Connection: close",
 		"--wsgi-file", "/usr/bin/keystone-wsgi-public", "--master", "--lazy-apps", "--need-app",
 		"--processes", "1", "--threads", "4", "--die-on-term", "--skip-atexit", "--buffer-size", "65535"}})
 	if err != nil {
@@ -220,4 +224,54 @@ func decode(resp *http.Response, v any) error {
 // AdminToken issues a token for the bootstrap admin on the admin project.
 func (k *Keystone) AdminToken() (string, error) {
 	return k.Token(keystoneAdmin, keystoneAdminPwd, "admin")
+}
+
+// Endpoint registers the service name of type typ (once) with public and
+// internal endpoints at url in the region, as a deployment tool does, so
+// that clients find it in the catalog; endpoints that name another url are
+// moved to url (a suite's next deployment of the service).
+func (k *Keystone) Endpoint(typ, name, url string) error {
+	admin, err := k.AdminToken()
+	if err != nil {
+		return err
+	}
+	serviceID, err := k.ensure(admin, "services", name, map[string]any{"name": name, "type": typ, "enabled": true})
+	if err != nil {
+		return err
+	}
+	resp, err := k.call(http.MethodGet, "/endpoints?service_id="+serviceID, admin, nil, http.StatusOK)
+	if err != nil {
+		return err
+	}
+	var list struct {
+		Endpoints []struct{ ID, URL, Interface string }
+	}
+	if err := decode(resp, &list); err != nil {
+		return err
+	}
+	for _, iface := range []string{"public", "internal"} {
+		i := slices.IndexFunc(list.Endpoints, func(e struct{ ID, URL, Interface string }) bool { return e.Interface == iface })
+		switch {
+		case i < 0:
+			resp, err = k.call(http.MethodPost, "/endpoints", admin, map[string]any{"endpoint": map[string]any{
+				"service_id": serviceID, "interface": iface, "region_id": k.Region, "url": url}}, http.StatusCreated)
+		case list.Endpoints[i].URL != url:
+			resp, err = k.call(http.MethodPatch, "/endpoints/"+list.Endpoints[i].ID, admin,
+				map[string]any{"endpoint": map[string]any{"url": url}}, http.StatusOK)
+		default:
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		_ = resp.Body.Close()
+	}
+	return nil
+}
+
+// AdminCredentials are the bootstrap admin's user name, password and
+// project (Default domain): what a test suite that creates its own
+// projects and users (Tempest) is given.
+func (k *Keystone) AdminCredentials() (user, password, project string) {
+	return keystoneAdmin, keystoneAdminPwd, "admin"
 }

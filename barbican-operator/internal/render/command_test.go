@@ -19,7 +19,7 @@ func withUWSGI(u *shared.UWSGISpec) *barbicanv1.Barbican {
 func TestArgv(t *testing.T) {
 	head := []string{"uwsgi", "--http", ":9311"}
 	mid := func(p, th string) []string {
-		return []string{"--log-master", "--log-format", workload.UWSGILogFormat,
+		return []string{"--add-header", "Connection: close", "--log-master", "--log-format", workload.UWSGILogFormat,
 			"--module", "barbican.wsgi.api:application",
 			"--master", "--lazy-apps", "--need-app", "--processes", p, "--threads", th}
 	}

@@ -6,9 +6,9 @@ import (
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 )
 
-// chunkedFlags are always on: glance streams image bodies with chunked
+// httpFlags are always on: glance streams image bodies with chunked
 // transfer encoding in both directions.
-var chunkedFlags = []string{"--http-auto-chunked", "--http-chunked-input"}
+var httpFlags = []string{"--http-auto-chunked", "--http-chunked-input"}
 
 // PyArgv is the one --pyargv value: both config roots for the WSGI shim.
 const PyArgv = "--config-dir " + ConfigDir + " --config-dir " + BackendsDir
@@ -29,7 +29,7 @@ func Command(g *glancev1.Glance) []string {
 		Port:      glancev1.APIPort,
 		WSGIFile:  WSGIFile,
 		Spec:      u,
-		HTTPFlags: chunkedFlags,
+		HTTPFlags: httpFlags,
 		PyArgv:    PyArgv,
 	})
 }

@@ -32,7 +32,7 @@ func TestCommand(t *testing.T) {
 	const pyargv = "--config-dir /etc/glance/glance-api.conf.d/ --config-dir /etc/glance/backends.conf.d/"
 	head := []string{"uwsgi", "--http", ":9292", "--http-auto-chunked", "--http-chunked-input"}
 	mid := func(p, th string) []string {
-		return []string{"--log-master",
+		return []string{"--add-header", "Connection: close", "--log-master",
 			"--log-format", "%(method) %(uri) => generated %(rsize) bytes in %(msecs) msecs (%(proto) %(status))",
 			"--wsgi-file", "/var/lib/openstack/bin/glance-wsgi-api",
 			"--master", "--lazy-apps", "--need-app", "--processes", p, "--threads", th,

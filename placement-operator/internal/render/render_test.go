@@ -266,7 +266,7 @@ func uwsgi(u *shared.UWSGISpec) *placementv1.Placement {
 func TestCommand(t *testing.T) {
 	base := []string{"uwsgi", "--http", ":8778"}
 	tail := func(processes, threads string) []string {
-		return []string{"--log-master",
+		return []string{"--add-header", "Connection: close", "--log-master",
 			"--log-format", "%(method) %(uri) => generated %(rsize) bytes in %(msecs) msecs (%(proto) %(status))",
 			"--wsgi-file", "/var/lib/openstack/bin/placement-api",
 			"--master", "--lazy-apps", "--need-app",

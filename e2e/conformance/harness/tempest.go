@@ -1,0 +1,72 @@
+package harness
+
+import (
+	"cmp"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/c5c3/openstack-operators/e2e/poll"
+	"github.com/c5c3/openstack-operators/e2e/tempest"
+)
+
+// TempestCloud is the suite's Keystone as Tempest's admin sees it; the
+// caller adds the services.
+func (e *Env) TempestCloud() tempest.Cloud {
+	user, password, project := e.Keystone.AdminCredentials()
+	return tempest.Cloud{IdentityURL: e.Keystone.URL, Region: e.Keystone.Region,
+		AdminUser: user, AdminPassword: password, AdminProject: project}
+}
+
+// Tempest runs the tests regex selects with the Tempest of the suite's
+// Debian release and fails the test on any failed test and on any skip
+// that skips does not explain. It logs the counts and the skip classes
+// (what docs/<service>/tempest.md records), and on a failure Tempest's
+// output and the end of its log.
+func (e *Env) Tempest(t *testing.T, c tempest.Cloud, regex string, skips []tempest.Skip, exclude ...tempest.Exclusion) *tempest.Report {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "tempest")
+	poll.Must(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	r, out, err := tempest.Run(c, dir, tempest.Options{Root: e.Root, Regex: regex, Exclude: exclude})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, lastLines(out, 80))
+	}
+	for _, f := range r.With(tempest.Failed) {
+		t.Errorf("failed: %s", f.ID)
+	}
+	for _, s := range r.Unexplained(skips) {
+		t.Errorf("skipped without an accepted reason: %s: %s", s.ID, s.Reason)
+	}
+	if t.Failed() {
+		logged, _ := os.ReadFile(filepath.Join(dir, "logs", "tempest.log"))
+		t.Logf("tempest output:\n%s\ntempest.log (end):\n%s", out, lastLines(string(logged), 200))
+	}
+	t.Logf("%s on Debian %s: %d passed, %d failed, %d skipped", e.tempestVersion(), cmp.Or(e.Debian, "(this machine)"),
+		len(r.With(tempest.Passed)), len(r.With(tempest.Failed)), len(r.With(tempest.Skipped)))
+	for _, class := range r.SkipClasses(skips) {
+		t.Logf("  %d skipped: %s", class.Count, class.Why)
+	}
+	for _, x := range exclude {
+		t.Logf("  not run: %s: %s", x.Test, x.Why)
+	}
+	return r
+}
+
+// tempestVersion names the Tempest and plugin packages that ran.
+func (e *Env) tempestVersion() string {
+	argv := []string{"dpkg-query", "-W", "-f", "${Package} ${Version}; ", "tempest", "glance-tempest-plugin", "barbican-tempest-plugin"}
+	if e.Root != "" {
+		argv = append([]string{"chroot", e.Root}, argv...)
+	}
+	out, _ := exec.Command(argv[0], argv[1:]...).Output() //nolint:gosec // fixed command
+	return strings.TrimSuffix(strings.TrimSpace(string(out)), ";")
+}
+
+// lastLines is the last n lines of s.
+func lastLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
