@@ -64,4 +64,8 @@ for f in /usr/bin/placement-manage /usr/bin/glance-manage /usr/bin/barbican-mana
 done
 touch "$dir.tmp/.ready"
 mv "$dir.tmp" "$dir"
+# Roots of an older package list are not used again: free their space.
+for old in "$TOOLS_DIR/rootfs/$suite"-*; do
+  [ "$old" = "$dir" ] || { log "removing the outdated root $old"; rm -rf "$old"; }
+done
 echo "$dir"

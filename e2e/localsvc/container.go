@@ -134,7 +134,14 @@ func (ct *Container) spec(dir, name string, argv []string) ProcSpec {
 	mounts := ct.Mounts
 	if len(ct.Hosts) > 0 {
 		hosts := filepath.Join(dir, "hosts")
-		content := "127.0.0.1 localhost " + strings.Join(ct.Hosts, " ") + "\n::1 localhost\n"
+		// Each name also in its absolute form (a trailing dot): cluster DNS
+		// answers both, and glibc's hosts file lookup matches names exactly
+		// (glance 33 resolves "<host>." to check a web-download URL).
+		names := make([]string, 0, 2*len(ct.Hosts))
+		for _, h := range ct.Hosts {
+			names = append(names, h, h+".")
+		}
+		content := "127.0.0.1 localhost " + strings.Join(names, " ") + "\n::1 localhost\n"
 		if err := os.WriteFile(hosts, []byte(content), 0o644); err == nil {
 			mounts = append(append([]Mount{}, mounts...), Mount{Source: hosts, Target: "/etc/hosts", ReadOnly: true})
 		}

@@ -171,13 +171,18 @@ func TestReleasedContainerLeavesOthersMounts(t *testing.T) {
 	}
 }
 
+// TestContainerResolvesItsHosts: the container's names resolve to
+// loopback, in the absolute form (trailing dot) too, as cluster DNS answers
+// both.
 func TestContainerResolvesItsHosts(t *testing.T) {
 	dir := t.TempDir()
-	ct := &Container{Name: "resolver", Env: BaseEnv(dir), Hosts: []string{"mariadb.ns.svc"},
-		Argv: []string{"getent", "hosts", "mariadb.ns.svc"}}
-	code, log, err := ct.Run(dir, 30*time.Second)
-	if err != nil || code != 0 || !strings.Contains(log, "127.0.0.1") {
-		t.Fatalf("getent in the container: %d, %v, %q; want 127.0.0.1", code, err, log)
+	for _, name := range []string{"mariadb.ns.svc", "mariadb.ns.svc."} {
+		ct := &Container{Name: "resolver", Env: BaseEnv(dir), Hosts: []string{"mariadb.ns.svc"},
+			Argv: []string{"getent", "ahostsv4", name}}
+		code, log, err := ct.Run(dir, 30*time.Second)
+		if err != nil || code != 0 || !strings.Contains(log, "127.0.0.1") {
+			t.Fatalf("getent %s in the container: %d, %v, %q; want 127.0.0.1", name, code, err, log)
+		}
 	}
 	if out, _ := os.ReadFile("/etc/hosts"); strings.Contains(string(out), "mariadb.ns.svc") {
 		t.Fatal("the machine's /etc/hosts was changed")

@@ -28,6 +28,9 @@ type Cloud struct {
 	// KeyManager, when set, is a Barbican in the catalog (service type
 	// key-manager).
 	KeyManager *KeyManager
+	// EnforceScope reports that the services enforce token scope (their
+	// oslo.policy does): the plugins then run their secure-RBAC tests.
+	EnforceScope bool
 }
 
 // KeyManager is what the operator configured for a Barbican.
@@ -44,9 +47,11 @@ type Image struct {
 	Import bool
 	// Cache reports the image cache (image_cache_dir set).
 	Cache bool
-	// HTTPImage is a URL glance-api can download an image from (the
-	// web-download import); "" leaves Tempest's default.
-	HTTPImage string
+	// HTTPImage and HTTPQcow2Image are URLs glance-api can download an
+	// image from (web-download; any bytes, and a qcow2 image for a Tempest
+	// whose Glance checks the data against disk_format); "" leaves
+	// Tempest's defaults.
+	HTTPImage, HTTPQcow2Image string
 }
 
 // Conf is the tempest.conf of the cloud; dir is the workspace (logs and
@@ -74,10 +79,15 @@ func (c Cloud) Conf(dir string) string {
 		if i.HTTPImage != "" {
 			image = append(image, "http_image", i.HTTPImage)
 		}
+		if i.HTTPQcow2Image != "" {
+			image = append(image, "http_qcow2_image", i.HTTPQcow2Image)
+		}
 		section("image", image...)
 		section("image-feature-enabled", "api_v1", "false", "api_v2", "true",
 			"import_image", fmt.Sprint(i.Import), "os_glance_reserved", "true")
 	}
+	section("enforce_scope", "glance", fmt.Sprint(c.EnforceScope && c.Image != nil),
+		"barbican", fmt.Sprint(c.EnforceScope && c.KeyManager != nil))
 	if k := c.KeyManager; k != nil {
 		// The plugin runs the microversioned tests (secret consumers, 1.1)
 		// only inside a declared range.

@@ -86,7 +86,7 @@ func TestSkipsNeedAReason(t *testing.T) {
 
 func TestConfNamesTheDeployment(t *testing.T) {
 	c := Cloud{IdentityURL: "http://127.0.0.1:5000/v3", Region: "RegionOne", AdminUser: "admin", AdminPassword: "pw", AdminProject: "admin",
-		Image: &Image{Import: true, HTTPImage: "http://127.0.0.1:8080/cirros.img"}}
+		Image: &Image{Import: true, HTTPImage: "http://127.0.0.1:8080/cirros.img"}, EnforceScope: true}
 	got := c.Conf("/tmp/ws")
 	for _, want := range []string{
 		"[auth]\nadmin_username = admin\nadmin_password = pw\nadmin_project_name = admin\nadmin_domain_name = Default\nuse_dynamic_credentials = true\n",
@@ -95,6 +95,7 @@ func TestConfNamesTheDeployment(t *testing.T) {
 		"[image]\nregion = RegionOne\nimage_caching_enabled = false\nhttp_image = http://127.0.0.1:8080/cirros.img\n",
 		"import_image = true\n",
 		"log_dir = /tmp/ws/logs\n",
+		"[enforce_scope]\nglance = true\nbarbican = false\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("tempest.conf lacks %q:\n%s", want, got)
@@ -102,7 +103,8 @@ func TestConfNamesTheDeployment(t *testing.T) {
 	}
 	km := Cloud{KeyManager: &KeyManager{MultipleSecretStores: true}}.Conf("/tmp/ws")
 	if strings.Contains(km, "[image]") || !strings.Contains(km, "glance = false\nbarbican = true\n") ||
-		!strings.Contains(km, "[barbican_tempest]\nenable_multiple_secret_stores = true\n") {
+		!strings.Contains(km, "[barbican_tempest]\nenable_multiple_secret_stores = true\n") ||
+		!strings.Contains(km, "[enforce_scope]\nglance = false\nbarbican = false\n") {
 		t.Errorf("a key-manager cloud:\n%s", km)
 	}
 }

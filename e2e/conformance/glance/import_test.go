@@ -21,8 +21,16 @@ import (
 // web-download import method fetches from.
 func imageServer(t *testing.T, data []byte) (*httptest.Server, int) {
 	t.Helper()
+	return fileServer(t, map[string][]byte{"/image.raw": data})
+}
+
+// fileServer serves each file at its path on a loopback port, with its
+// Content-Length (glance's web-download reads it, as a mirror sends it).
+func fileServer(t *testing.T, files map[string][]byte) (*httptest.Server, int) {
+	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/image.raw" {
+		data, ok := files[r.URL.Path]
+		if !ok {
 			http.NotFound(w, r)
 			return
 		}

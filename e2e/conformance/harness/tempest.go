@@ -2,6 +2,7 @@ package harness
 
 import (
 	"cmp"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,12 +13,31 @@ import (
 	"github.com/c5c3/openstack-operators/e2e/tempest"
 )
 
-// TempestCloud is the suite's Keystone as Tempest's admin sees it; the
-// caller adds the services.
-func (e *Env) TempestCloud() tempest.Cloud {
+// TempestCloud is the suite's Keystone as Tempest's admin sees it, and
+// whether the services enforce token scope; the caller adds the services.
+func (e *Env) TempestCloud(t *testing.T) tempest.Cloud {
+	t.Helper()
 	user, password, project := e.Keystone.AdminCredentials()
+	scope, err := e.scopeEnforced()
+	poll.Must(t, err)
 	return tempest.Cloud{IdentityURL: e.Keystone.URL, Region: e.Keystone.Region,
-		AdminUser: user, AdminPassword: password, AdminProject: project}
+		AdminUser: user, AdminPassword: password, AdminProject: project, EnforceScope: scope}
+}
+
+// scopeEnforced reports whether the services' oslo.policy enforces token
+// scope by default: oslo.policy 4 (bookworm) has enforce_scope, off by
+// default; from oslo.policy 5 the option is gone and scope is always
+// enforced (sid). The operators do not render [oslo_policy] enforce_scope.
+func (e *Env) scopeEnforced() (bool, error) {
+	argv := []string{"/usr/bin/python3", "-c", "import oslo_policy.opts as o; print({x.name: x.default for x in o._options}.get('enforce_scope', True))"}
+	if e.Root != "" {
+		argv = append([]string{"chroot", e.Root}, argv...)
+	}
+	out, err := exec.Command(argv[0], argv[1:]...).Output() //nolint:gosec // fixed command
+	if err != nil {
+		return false, fmt.Errorf("asking oslo.policy for enforce_scope: %w", err)
+	}
+	return strings.TrimSpace(string(out)) == "True", nil
 }
 
 // Tempest runs the tests regex selects with the Tempest of the suite's
