@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/c5c3/openstack-operators/common/workload"
 )
 
 // Keystone is Debian's Keystone under uwsgi on 127.0.0.1, bootstrapped with
@@ -92,13 +94,13 @@ lock_path = %[4]s/lock
 		}
 	}
 	env := append(BaseEnv(dir), "OS_KEYSTONE_CONFIG_DIR="+filepath.Join(dir, "etc"))
-	k.proc, err = Start(ProcSpec{Name: "keystone", Dir: dir, Env: env, Argv: []string{
-		"uwsgi", "--plugin", "http,python3", "--http", "127.0.0.1:" + strconv.Itoa(port), "--http-keepalive",
-		// As the operators render it (workload.CloseFlags): the router
-		// closes after requests with a body without saying so otherwise.
-		"--add-header", "Connection: close",
-		"--wsgi-file", "/usr/bin/keystone-wsgi-public", "--master", "--lazy-apps", "--need-app",
-		"--processes", "1", "--threads", "4", "--die-on-term", "--skip-atexit", "--buffer-size", "65535"}})
+	// The router's flags as the operators render them (workload.CloseFlags:
+	// it closes after requests with a body without saying so otherwise).
+	argv := append([]string{"uwsgi", "--plugin", "http,python3", "--http", "127.0.0.1:" + strconv.Itoa(port), "--http-keepalive"},
+		workload.CloseFlags...)
+	argv = append(argv, "--wsgi-file", "/usr/bin/keystone-wsgi-public", "--master", "--lazy-apps", "--need-app",
+		"--processes", "1", "--threads", "4", "--die-on-term", "--skip-atexit", "--buffer-size", "65535")
+	k.proc, err = Start(ProcSpec{Name: "keystone", Dir: dir, Env: env, Argv: argv})
 	if err != nil {
 		return nil, err
 	}

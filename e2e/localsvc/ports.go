@@ -45,12 +45,12 @@ func waitFor(p *Proc, timeout time.Duration, what string, ok func() bool) error 
 	deadline := time.Now().Add(timeout)
 	for !ok() {
 		if p != nil && p.Exited() {
-			return fmt.Errorf("%s exited (code %d) before %s:\n%s", p.Name, p.ExitCode(), what, tail(p.Log()))
+			return fmt.Errorf("%s exited (code %d) before %s:\n%s", p.Name, p.ExitCode(), what, Tail(p.Log()))
 		}
 		if time.Now().After(deadline) {
 			msg := fmt.Sprintf("not %s within %s", what, timeout)
 			if p != nil {
-				msg += ":\n" + tail(p.Log())
+				msg += ":\n" + Tail(p.Log())
 			}
 			return fmt.Errorf("%s", msg)
 		}

@@ -226,7 +226,7 @@ func (p *Proc) Log() string {
 }
 
 // Tail is the end of what the process has written, for failure messages.
-func (p *Proc) Tail() string { return tail(p.Log()) }
+func (p *Proc) Tail() string { return Tail(p.Log()) }
 
 // WaitLog waits until the log contains s n times or the process exits.
 func (p *Proc) WaitLog(s string, n int, timeout time.Duration) error {
@@ -236,17 +236,17 @@ func (p *Proc) WaitLog(s string, n int, timeout time.Duration) error {
 			return nil
 		}
 		if p.Exited() {
-			return fmt.Errorf("%s exited (code %d) before logging %q ×%d:\n%s", p.Name, p.ExitCode(), s, n, tail(p.Log()))
+			return fmt.Errorf("%s exited (code %d) before logging %q ×%d:\n%s", p.Name, p.ExitCode(), s, n, Tail(p.Log()))
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("%s: %q ×%d not logged within %s:\n%s", p.Name, s, n, timeout, tail(p.Log()))
+			return fmt.Errorf("%s: %q ×%d not logged within %s:\n%s", p.Name, s, n, timeout, Tail(p.Log()))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 }
 
-// tail keeps the end of a log for error messages.
-func tail(s string) string {
+// Tail keeps the end of a log for error messages.
+func Tail(s string) string {
 	const max = 4000
 	if len(s) > max {
 		return "…" + s[len(s)-max:]
@@ -257,7 +257,7 @@ func tail(s string) string {
 // exitError reports a command that failed to run (err) or exited non-zero.
 func exitError(what string, code int, err error, log string) error {
 	if err != nil {
-		return fmt.Errorf("%s: %w\n%s", what, err, tail(log))
+		return fmt.Errorf("%s: %w\n%s", what, err, Tail(log))
 	}
-	return fmt.Errorf("%s exited with code %d:\n%s", what, code, tail(log))
+	return fmt.Errorf("%s exited with code %d:\n%s", what, code, Tail(log))
 }

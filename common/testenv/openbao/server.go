@@ -6,8 +6,9 @@
 //
 // The server runs in production mode, not dev mode: file storage in the
 // server's directory (so Halt and Resume keep its mounts, roles and secret
-// IDs, as a restarted server keeps them) and a TCP listener with a certificate for 127.0.0.1 signed by a CA generated here,
-// so a test knows the exact trust anchor and can hand a client the wrong one.
+// IDs, as a restarted server keeps them) and a TCP listener with a
+// certificate for 127.0.0.1 signed by a CA generated here, so a test knows
+// the exact trust anchor and can hand a client the wrong one.
 // Start initialises it with a single key share, unseals it and keeps the root
 // token for configuration calls. Dev mode would need its own listener on a
 // fixed port beside ours and mints a CA of its own with -dev-tls.

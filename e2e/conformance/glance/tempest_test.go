@@ -86,8 +86,9 @@ func TestTempest(t *testing.T) {
 
 			conf := renderedConf(t, s.ns, harness.ConfigMapOf(d))
 			cloud := env.TempestCloud(t)
+			methods := iniValue(conf, "DEFAULT", "enabled_import_methods")
 			cloud.Image = &tempest.Image{
-				Import:         iniValue(conf, "DEFAULT", "enabled_import_methods") != "[]",
+				Import:         methods != "" && methods != "[]",
 				Cache:          iniValue(conf, "DEFAULT", "image_cache_dir") != "",
 				HTTPImage:      "http://" + imageHost + ":" + strconv.Itoa(int(mirror)) + "/image.raw",
 				HTTPQcow2Image: "http://" + imageHost + ":" + strconv.Itoa(int(mirror)) + "/image.qcow2",

@@ -131,7 +131,7 @@ func start(o Options, env *Env, stops *[]func() error) error {
 		return fmt.Errorf("the suite names no CR release to run on Debian %q", env.Debian)
 	}
 	fmt.Fprintf(os.Stderr, "conformance: services of Debian %s: %s\nconformance: CR releases %v\n",
-		cmp.Or(env.Debian, "(this machine)"), env.versions(), env.Releases)
+		cmp.Or(env.Debian, "(this machine)"), env.versions("python3-placement", "python3-glance", "python3-barbican", "uwsgi-core"), env.Releases)
 	if env.DB, err = localsvc.StartMariaDB(); err != nil {
 		return err
 	}
@@ -189,17 +189,23 @@ func start(o Options, env *Env, stops *[]func() error) error {
 	return testenv.SecretStore(ctx, env.K8s, "", shared.DefaultSecretStoreName, true)
 }
 
-// versions lists the versions of the service packages the run starts.
-func (e *Env) versions() string {
-	argv := []string{"dpkg-query", "-W", "-f", "${Package} ${Version}; ", "python3-placement", "python3-glance", "python3-barbican", "uwsgi-core"}
-	if e.Root != "" {
-		argv = append([]string{"chroot", e.Root}, argv...)
-	}
-	out, err := exec.Command(argv[0], argv[1:]...).Output() //nolint:gosec // fixed command
+// versions lists the versions of the Debian packages as installed where the
+// run's services come from.
+func (e *Env) versions(packages ...string) string {
+	out, err := e.inRoot(append([]string{"dpkg-query", "-W", "-f", "${Package} ${Version}; "}, packages...)...).Output()
 	if len(out) == 0 && err != nil {
 		return err.Error()
 	}
 	return string(out)
+}
+
+// inRoot is the command argv where the run's services come from: chrooted
+// into the newer release's root, or on the machine.
+func (e *Env) inRoot(argv ...string) *exec.Cmd {
+	if e.Root != "" {
+		argv = append([]string{"chroot", e.Root}, argv...)
+	}
+	return exec.Command(argv[0], argv[1:]...) //nolint:gosec // fixed commands of this package
 }
 
 func named(name string, stop func() error) func() error {

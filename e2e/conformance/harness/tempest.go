@@ -4,11 +4,11 @@ import (
 	"cmp"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/c5c3/openstack-operators/e2e/localsvc"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	"github.com/c5c3/openstack-operators/e2e/tempest"
 )
@@ -29,11 +29,8 @@ func (e *Env) TempestCloud(t *testing.T) tempest.Cloud {
 // default; from oslo.policy 5 the option is gone and scope is always
 // enforced (sid). The operators do not render [oslo_policy] enforce_scope.
 func (e *Env) scopeEnforced() (bool, error) {
-	argv := []string{"/usr/bin/python3", "-c", "import oslo_policy.opts as o; print({x.name: x.default for x in o._options}.get('enforce_scope', True))"}
-	if e.Root != "" {
-		argv = append([]string{"chroot", e.Root}, argv...)
-	}
-	out, err := exec.Command(argv[0], argv[1:]...).Output() //nolint:gosec // fixed command
+	out, err := e.inRoot("/usr/bin/python3", "-c",
+		"import oslo_policy.opts as o; print({x.name: x.default for x in o._options}.get('enforce_scope', True))").Output()
 	if err != nil {
 		return false, fmt.Errorf("asking oslo.policy for enforce_scope: %w", err)
 	}
@@ -52,7 +49,7 @@ func (e *Env) Tempest(t *testing.T, c tempest.Cloud, regex string, skips []tempe
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })
 	r, out, err := tempest.Run(c, dir, tempest.Options{Root: e.Root, Regex: regex, Exclude: exclude})
 	if err != nil {
-		t.Fatalf("%v\n%s", err, lastLines(out, 80))
+		t.Fatalf("%v\n%s", err, localsvc.Tail(out))
 	}
 	for _, f := range r.With(tempest.Failed) {
 		t.Errorf("failed: %s", f.ID)
@@ -62,9 +59,9 @@ func (e *Env) Tempest(t *testing.T, c tempest.Cloud, regex string, skips []tempe
 	}
 	if t.Failed() {
 		logged, _ := os.ReadFile(filepath.Join(dir, "logs", "tempest.log"))
-		t.Logf("tempest output:\n%s\ntempest.log (end):\n%s", out, lastLines(string(logged), 200))
+		t.Logf("tempest output:\n%s\ntempest.log (end):\n%s", out, localsvc.Tail(string(logged)))
 	}
-	t.Logf("%s on Debian %s: %d passed, %d failed, %d skipped", e.tempestVersion(), cmp.Or(e.Debian, "(this machine)"),
+	t.Logf("%s on Debian %s: %d passed, %d failed, %d skipped", strings.TrimSuffix(strings.TrimSpace(e.versions("tempest", "glance-tempest-plugin", "barbican-tempest-plugin")), ";"), cmp.Or(e.Debian, "(this machine)"),
 		len(r.With(tempest.Passed)), len(r.With(tempest.Failed)), len(r.With(tempest.Skipped)))
 	for _, class := range r.SkipClasses(skips) {
 		t.Logf("  %d skipped: %s", class.Count, class.Why)
@@ -73,20 +70,4 @@ func (e *Env) Tempest(t *testing.T, c tempest.Cloud, regex string, skips []tempe
 		t.Logf("  not run: %s: %s", x.Test, x.Why)
 	}
 	return r
-}
-
-// tempestVersion names the Tempest and plugin packages that ran.
-func (e *Env) tempestVersion() string {
-	argv := []string{"dpkg-query", "-W", "-f", "${Package} ${Version}; ", "tempest", "glance-tempest-plugin", "barbican-tempest-plugin"}
-	if e.Root != "" {
-		argv = append([]string{"chroot", e.Root}, argv...)
-	}
-	out, _ := exec.Command(argv[0], argv[1:]...).Output() //nolint:gosec // fixed command
-	return strings.TrimSuffix(strings.TrimSpace(string(out)), ";")
-}
-
-// lastLines is the last n lines of s.
-func lastLines(s string, n int) string {
-	lines := strings.Split(s, "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
