@@ -45,3 +45,7 @@ for op in placement-operator glance-operator barbican-operator; do
   sed "s#@OPERATOR@#$op#g; s#@SOURCE@#$SOURCE#g; s#@LICENSES@#$LICENSES#g; s#@VERSION_PKG@#$VERSION_PKG#g" \
     "$root/hack/Dockerfile.in" >"$root/$op/Dockerfile"
 done
+
+# Each chart's Grafana dashboard and alerting rules (files/dashboard.json,
+# files/prometheusrule.yaml), built from what each operator registers.
+(cd "$root/e2e" && go run ./cmd/observability "$root/charts")

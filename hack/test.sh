@@ -14,8 +14,9 @@ export GOFLAGS=${GOFLAGS:--buildvcs=false}
 # toolchain build, and the toolchain builds in two lanes, so that one lane
 # compiles while the other downloads or links. Everything the suites start:
 # envtest (etcd, kube-apiserver), the e2e control plane (hack/cluster.sh),
-# helm for the chart tests and installs, the real ESO controller the e2e
-# suites run, the S3 server Glance stores in, the OpenBao-compatible server.
+# helm for the chart tests and installs, promtool for the charts' alerting
+# rules, the real ESO controller the e2e suites run, the S3 server Glance
+# stores in, the OpenBao-compatible server.
 setup_log=$(mktemp)
 (hack/debian.sh && hack/rootfs.sh sid >/dev/null) >"$setup_log" 2>&1 &
 setup=$!
@@ -23,7 +24,7 @@ setup=$!
 # with it (each variable is emptied once its job has been waited for).
 vault= vault_log=
 trap 'kill ${setup:-} ${kube:-} ${vault:-} 2>/dev/null || true; rm -f "$setup_log" ${vault_log:+"$vault_log"}' EXIT
-hack/tools.sh etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok kwokctl &
+hack/tools.sh etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok kwokctl promtool &
 kube=$!
 hack/tools.sh controller-gen golangci-lint helm external-secrets versitygw
 # Vault (about nine minutes to build) is needed by the Barbican tests only:

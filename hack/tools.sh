@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the pinned toolchain from the Go module proxy into a cache outside the
 # work tree (shared by every clone on the machine), skipping what is there.
-#   hack/tools.sh [kube-apiserver|kube-controller-manager|kube-scheduler|kubectl|etcd|controller-gen|kwok|kwokctl|helm|golangci-lint|external-secrets|versitygw|vault ...]
+#   hack/tools.sh [kube-apiserver|kube-controller-manager|kube-scheduler|kubectl|etcd|controller-gen|kwok|kwokctl|helm|golangci-lint|promtool|external-secrets|versitygw|vault ...]
 # With no argument it builds what the test tiers need. Prints nothing but progress on stderr.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -120,6 +120,7 @@ path() {
     kwok|kwokctl) echo "$TOOLS_DIR/bin/$1-$KWOK_VERSION/$1" ;;
     helm) echo "$TOOLS_DIR/bin/helm-$HELM_VERSION/helm" ;;
     golangci-lint) echo "$TOOLS_DIR/bin/golangci-lint-$GOLANGCI_LINT_VERSION/golangci-lint" ;;
+    promtool) echo "$TOOLS_DIR/bin/promtool-$PROMETHEUS_VERSION/promtool" ;;
     external-secrets) echo "$TOOLS_DIR/bin/external-secrets-$ESO_VERSION/external-secrets" ;;
     versitygw) echo "$TOOLS_DIR/bin/versitygw-$VERSITYGW_VERSION/versitygw" ;;
     vault) echo "$TOOLS_DIR/bin/vault-$VAULT_VERSION/vault" ;;
@@ -136,6 +137,8 @@ build() {
     kwokctl) go_install kwokctl sigs.k8s.io/kwok/cmd/kwokctl "$KWOK_VERSION" ;;
     helm) go_install helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION" ;;
     golangci-lint) go_install golangci-lint github.com/golangci/golangci-lint/v2/cmd/golangci-lint "$GOLANGCI_LINT_VERSION" ;;
+    # Checks and unit-tests the charts' alerting rules (about six minutes to build).
+    promtool) go_install promtool github.com/prometheus/prometheus/cmd/promtool "$PROMETHEUS_VERSION" ;;
     external-secrets) build_eso ;;
     # A real S3 server (S3 over a directory) for Glance's S3 stores.
     versitygw) go_install versitygw github.com/versity/versitygw/cmd/versitygw "$VERSITYGW_VERSION" ;;

@@ -16,6 +16,7 @@ import (
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/manager"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/webhook"
+	"github.com/c5c3/openstack-operators/common/observability"
 )
 
 // Options are the operator's flags (see internal/manager); Options.ProbeURL
@@ -50,3 +51,12 @@ const InstanceCRDDir = "barbican-operator/internal/controller/testdata/crd"
 // StoreCredsHash is the pod-template annotation digesting the default
 // store's AppRole secret ID: a re-mint changes it and rolls the pods.
 const StoreCredsHash = render.StoreCredsHash
+
+// Observability describes the operator's dashboard and alerts (its chart's
+// files/dashboard.json and files/prometheusrule.yaml).
+func Observability() observability.Spec { return manager.Operator.Observability() }
+
+// MetricNames are the names of every metric the operator registers.
+func MetricNames() []string {
+	return manager.Operator.MetricNames(controller.NewRemints(manager.Operator.MetricsPrefix()))
+}

@@ -18,7 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/c5c3/openstack-operators/common/admission"
-	opmetrics "github.com/c5c3/openstack-operators/common/metrics"
+	"github.com/c5c3/openstack-operators/common/observability"
 	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/probe"
 	"github.com/c5c3/openstack-operators/common/service"
@@ -43,6 +43,9 @@ type Operator[R any] struct {
 	// Setup registers the operator's controllers (each embedding base) and,
 	// when o.EnableWebhooks, its webhooks.
 	Setup func(ctx context.Context, mgr ctrl.Manager, base service.Reconciler, o *Options) (R, error)
+	// Observe adds the operator's own panels and alerts to the shared
+	// dashboard and rules (Observability), and may retitle its Jobs.
+	Observe func(*observability.Spec)
 }
 
 // Name is the binary's name, <service>-operator.
@@ -95,10 +98,10 @@ func New[R any](ctx context.Context, cfg *rest.Config, o *Options, op Operator[R
 	if err != nil {
 		return nil, none, fmt.Errorf("creating manager: %w", err)
 	}
-	m := opmetrics.New(op.MetricsPrefix(), op.Profile.Service, op.Periodic...)
+	m := op.Metrics()
 	m.Register(metrics.Registry)
 	resolver := &targetcluster.Resolver{
-		Local:     targetcluster.Target{Client: mgr.GetClient(), Reader: mgr.GetAPIReader(), Mapper: mgr.GetRESTMapper()},
+		Local:     targetcluster.New("", mgr),
 		Namespace: o.ClustersNamespace,
 		Reader:    mgr.GetAPIReader(),
 		Scheme:    scheme,

@@ -5,6 +5,10 @@
 package metrics
 
 import (
+	"maps"
+	"regexp"
+	"slices"
+
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/c5c3/openstack-operators/common/version"
@@ -41,6 +45,12 @@ type Set struct {
 	// BuildInfo is 1, labelled with the binary's version, commit, build
 	// date and Go version.
 	BuildInfo *prometheus.GaugeVec
+	// Ready is 1 while a CR's Ready condition is True, else 0; per CR,
+	// dropped with the CR's other series.
+	Ready *prometheus.GaugeVec
+	// Probes counts the API health probes actually sent (not the cached
+	// answers), by result and condition reason.
+	Probes *prometheus.CounterVec
 }
 
 // New builds the vectors of an operator; register them with Register.
@@ -62,6 +72,14 @@ func New(prefix, kindLabel string, periodic ...string) *Set {
 			Name: prefix + "_build_info",
 			Help: "Always 1; the labels say which build of the operator runs.",
 		}, []string{"version", "commit", "build_date", "goversion"}),
+		Ready: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: prefix + "_ready",
+			Help: "1 while the CR's Ready condition is True, else 0; set on every pass, dropped when the CR's finalizer completes.",
+		}, []string{kindLabel, "namespace"}),
+		Probes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: prefix + "_health_probes_total",
+			Help: "API health probes sent (cached passing answers are not counted), by result (succeeded or failed) and reason.",
+		}, []string{"result", "reason"}),
 	}
 	v := version.Get()
 	s.BuildInfo.WithLabelValues(v.Version, v.Commit, v.Date, v.GoVersion).Set(1)
@@ -82,12 +100,36 @@ func New(prefix, kindLabel string, periodic ...string) *Set {
 	return s
 }
 
+// Collectors are every vector of the set.
+func (s *Set) Collectors() []prometheus.Collector {
+	out := []prometheus.Collector{s.Duration, s.Errors, s.BuildInfo, s.Ready, s.Probes}
+	for _, kind := range slices.Sorted(maps.Keys(s.Jobs)) {
+		out = append(out, s.Jobs[kind].Total, s.Jobs[kind].Duration)
+	}
+	return out
+}
+
 // Register registers every vector; it panics on a duplicate, as at start-up it should.
 func (s *Set) Register(reg prometheus.Registerer) {
-	reg.MustRegister(s.Duration, s.Errors, s.BuildInfo)
-	for _, j := range s.Jobs {
-		reg.MustRegister(j.Total, j.Duration)
+	reg.MustRegister(s.Collectors()...)
+}
+
+// SetReady records whether a CR is Ready.
+func (s *Set) SetReady(name, namespace string, ready bool) {
+	v := 0.0
+	if ready {
+		v = 1
 	}
+	s.Ready.WithLabelValues(name, namespace).Set(v)
+}
+
+// ObserveProbe counts one API health probe that was sent.
+func (s *Set) ObserveProbe(healthy bool, reason string) {
+	result := "failed"
+	if healthy {
+		result = "succeeded"
+	}
+	s.Probes.WithLabelValues(result, reason).Inc()
 }
 
 // ObserveDBSync counts one terminal db-sync Job of a CR.
@@ -109,8 +151,27 @@ func (s *Set) ObserveJob(kind, name, namespace, result string, seconds float64) 
 // DropCR deletes every per-CR series of one CR.
 func (s *Set) DropCR(name, namespace string) {
 	match := prometheus.Labels{s.KindLabel: name, "namespace": namespace}
+	s.Ready.DeletePartialMatch(match)
 	for _, j := range s.Jobs {
 		j.Total.DeletePartialMatch(match)
 		j.Duration.DeletePartialMatch(match)
 	}
+}
+
+var fqName = regexp.MustCompile(`fqName: "([^"]+)"`)
+
+// Names are the metric names the collectors describe, sorted; a histogram's
+// series add _bucket, _sum and _count to its name.
+func Names(cs ...prometheus.Collector) []string {
+	seen := map[string]bool{}
+	for _, c := range cs {
+		ch := make(chan *prometheus.Desc, 16)
+		go func() { c.Describe(ch); close(ch) }()
+		for d := range ch {
+			if m := fqName.FindStringSubmatch(d.String()); m != nil {
+				seen[m[1]] = true
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
 }

@@ -136,3 +136,55 @@ func TestBuildInfo(t *testing.T) {
 		t.Errorf("build_info series = %d, want 1", n)
 	}
 }
+
+// Ready follows the last pass of each CR and goes with the CR's other series.
+func TestReadyGauge(t *testing.T) {
+	s := New("placement_operator", "placement")
+	s.SetReady("a", "ns", false)
+	s.SetReady("b", "ns", true)
+	if v := testutil.ToFloat64(s.Ready.WithLabelValues("a", "ns")); v != 0 {
+		t.Errorf("a = %v, want 0", v)
+	}
+	s.SetReady("a", "ns", true)
+	if v := testutil.ToFloat64(s.Ready.WithLabelValues("a", "ns")); v != 1 {
+		t.Errorf("a after Ready = %v, want 1", v)
+	}
+	s.DropCR("a", "ns")
+	if n := testutil.CollectAndCount(s.Ready); n != 1 {
+		t.Errorf("%d ready series after dropping a, want b's only", n)
+	}
+}
+
+// Probes count by result; the reason says why one failed.
+func TestProbeCounter(t *testing.T) {
+	s := New("placement_operator", "placement")
+	s.ObserveProbe(true, "APIHealthy")
+	s.ObserveProbe(false, "ConnectionFailed")
+	s.ObserveProbe(false, "ConnectionFailed")
+	if v := testutil.ToFloat64(s.Probes.WithLabelValues("failed", "ConnectionFailed")); v != 2 {
+		t.Errorf("failed/ConnectionFailed = %v, want 2", v)
+	}
+	if v := testutil.ToFloat64(s.Probes.WithLabelValues("succeeded", "APIHealthy")); v != 1 {
+		t.Errorf("succeeded/APIHealthy = %v, want 1", v)
+	}
+}
+
+// Names lists what Register registers, without any series observed.
+func TestNamesDescribeEveryCollector(t *testing.T) {
+	s := New("glance_operator", "glance", JobDBPurge)
+	got := Names(s.Collectors()...)
+	want := []string{
+		"glance_operator_build_info",
+		"glance_operator_db_purge_duration_seconds",
+		"glance_operator_db_purge_total",
+		"glance_operator_db_sync_duration_seconds",
+		"glance_operator_db_sync_total",
+		"glance_operator_health_probes_total",
+		"glance_operator_ready",
+		"glance_operator_reconcile_duration_seconds",
+		"glance_operator_reconcile_errors_total",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Names = %v, want %v", got, want)
+	}
+}

@@ -31,6 +31,8 @@ type Result struct {
 	Healthy bool
 	Reason  string
 	Message string
+	// Sent says a request went out (false: a cached passing answer).
+	Sent bool
 }
 
 // Cache remembers passing probes per CR.
@@ -69,6 +71,7 @@ func (c *Cache) Check(ctx context.Context, hc *http.Client, key types.Namespaced
 	if err != nil {
 		return Result{}, err
 	}
+	res.Sent = true
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if res.Healthy {

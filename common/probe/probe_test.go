@@ -69,6 +69,7 @@ func TestCheck_HealthyIsCached(t *testing.T) {
 		{name: "UID change bypasses cache", uid: "u2", alreadyTrue: true, wantHits: 4},
 		{name: "URL change bypasses cache", uid: "u2", path: "/other", alreadyTrue: true, wantHits: 5},
 	}
+	var prev int32
 	for _, cl := range calls {
 		clk.now = clk.now.Add(cl.advance)
 		url := srv.URL + cl.path
@@ -82,6 +83,10 @@ func TestCheck_HealthyIsCached(t *testing.T) {
 		if got := hits.Load(); got != cl.wantHits {
 			t.Errorf("%s: server hits = %d, want %d", cl.name, got, cl.wantHits)
 		}
+		if sent := hits.Load() != prev; res.Sent != sent {
+			t.Errorf("%s: Sent = %v, but the server was hit: %v", cl.name, res.Sent, sent)
+		}
+		prev = hits.Load()
 		if c.Len() != 1 {
 			t.Errorf("%s: Len() = %d, want 1 entry per CR", cl.name, c.Len())
 		}

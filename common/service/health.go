@@ -27,6 +27,9 @@ func (r *Reconciler) HealthCheck(ctx context.Context, s *Scope) (pipeline.Outcom
 	if err != nil {
 		return pipeline.Continue(), err
 	}
+	if res.Sent {
+		r.Metrics.ObserveProbe(res.Healthy, res.Reason)
+	}
 	if !res.Healthy {
 		s.SetFalse(apiCond, res.Reason, res.Message)
 		return pipeline.RequeueAfter(RequeueProbe), nil

@@ -6,12 +6,14 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/c5c3/openstack-operators/common/conditions"
 	"github.com/c5c3/openstack-operators/common/finalize"
 	"github.com/c5c3/openstack-operators/common/metrics"
 	"github.com/c5c3/openstack-operators/common/operator"
@@ -118,7 +120,7 @@ func Pass[T Object](ctx context.Context, r *Reconciler, req ctrl.Request, obj T,
 		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	return reconcile.Pass(ctx, r.Client, obj, reconcile.Hooks[T]{
+	res, err := reconcile.Pass(ctx, r.Client, obj, reconcile.Hooks[T]{
 		Finalizers:    func(cr T) []string { return r.finalizers(cr) },
 		Resolve:       func(ctx context.Context, cr T) (targetcluster.Target, error) { return r.resolve(ctx, cr) },
 		Delete:        func(ctx context.Context, cr T) (ctrl.Result, error) { return r.finalize(ctx, cr) },
@@ -126,6 +128,12 @@ func Pass[T Object](ctx context.Context, r *Reconciler, req ctrl.Request, obj T,
 		SubConditions: r.subConditions,
 		Fresh:         r.fresh,
 	})
+	// A CR being deleted has its series dropped when its finalizer goes.
+	if obj.GetDeletionTimestamp().IsZero() {
+		r.Metrics.SetReady(obj.GetName(), obj.GetNamespace(),
+			meta.IsStatusConditionTrue(obj.ServiceStatus().Conditions, conditions.TypeReady))
+	}
+	return res, err
 }
 
 func (r *Reconciler) finalizers(cr Object) []string {

@@ -20,7 +20,7 @@ import (
 func (r *Reconciler) Secrets(ctx context.Context, s *Scope) (pipeline.Outcome, error) {
 	spec := s.Spec()
 	ns := s.CR.GetNamespace()
-	ready, msg, err := secrets.StoreReady(ctx, s.Target.Reader, ns, spec.SecretStoreRef)
+	ready, msg, err := secrets.StoreReady(ctx, s.Target.Cached(), ns, spec.SecretStoreRef)
 	if err != nil {
 		return s.readFailed(err)
 	}
@@ -28,7 +28,7 @@ func (r *Reconciler) Secrets(ctx context.Context, s *Scope) (pipeline.Outcome, e
 		s.SetFalse(conditions.TypeSecretsReady, conditions.ReasonSecretStoreNotReady, msg)
 		return pipeline.RequeueAfter(RequeueSecrets), nil
 	}
-	db, msg, err := secrets.Usable(ctx, s.Target.Reader, ns, spec.Database.SecretRef.Name, "username", "password")
+	db, msg, err := secrets.Usable(ctx, s.Target.Client, ns, spec.Database.SecretRef.Name, "username", "password")
 	if err != nil {
 		return s.readFailed(err)
 	}
@@ -37,7 +37,7 @@ func (r *Reconciler) Secrets(ctx context.Context, s *Scope) (pipeline.Outcome, e
 		return pipeline.RequeueAfter(RequeueSecrets), nil
 	}
 	key := spec.ServiceUser.PasswordKey()
-	user, msg, err := secrets.Usable(ctx, s.Target.Reader, ns, spec.ServiceUser.SecretRef.Name, key)
+	user, msg, err := secrets.Usable(ctx, s.Target.Client, ns, spec.ServiceUser.SecretRef.Name, key)
 	if err != nil {
 		return s.readFailed(err)
 	}

@@ -230,8 +230,8 @@ func (r *Resolver) engage(ctx context.Context, name, version string, reg Registr
 			return Target{}, fmt.Errorf("target cluster %q: adding watches: %w", name, err)
 		}
 	}
-	t := Target{Name: name, Client: cl.GetClient(), Reader: cl.GetAPIReader(), Mapper: cl.GetRESTMapper(),
-		APIHost: reg.Config.Host, HTTP: cl.GetHTTPClient()}
+	t := New(name, cl)
+	t.APIHost, t.HTTP = reg.Config.Host, cl.GetHTTPClient()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if old := r.engaged[name]; old != nil {

@@ -23,13 +23,7 @@ import (
 // "remote": a cluster stays engaged while any CR resolved it, and is
 // disengaged when the last one is released, deleted or stops naming it.
 func TestResolverEngagesWhileUsed(t *testing.T) {
-	env, cfg, err := testenv.Start(testenv.Options{WithoutGatewayAPI: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = env.Stop() })
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
+	env, cfg, ctx := testenv.StartForTest(t, testenv.Options{WithoutGatewayAPI: true})
 	k8s, err := client.New(cfg, client.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,9 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/cluster"
+
+	"github.com/c5c3/openstack-operators/common/secrets"
 )
 
 // Labels that mark a remote child with its owner, since owner references
@@ -23,16 +26,41 @@ const (
 type Target struct {
 	// Name of the registered cluster; empty for the management cluster.
 	Name string
-	// Client reads through the cluster's cache and writes to it.
+	// Client reads through the cluster's cache and writes to it; its typed
+	// Secret reads come from a secrets.Memo (New).
 	Client client.Client
 	// Reader reads uncached, for the few reads that must see the live object.
 	Reader client.Reader
+	// Cache reads the cluster's informers directly, in any form they hold
+	// (unstructured secret stores, Secret metadata); nil falls back to Reader.
+	Cache client.Reader
 	// Mapper answers which kinds the cluster serves.
 	Mapper meta.RESTMapper
 	// APIHost and HTTP reach the cluster's API server, for the health probe
 	// through services/proxy; unset for the management cluster.
 	APIHost string
 	HTTP    *http.Client
+}
+
+// New is the target of a cluster: Client is the cluster's client behind a
+// Secret memo validated against its metadata-only Secret informer, so a
+// pass over unchanged Secrets reads none from the API server.
+func New(name string, cl cluster.Cluster) Target {
+	return Target{
+		Name:   name,
+		Client: &secrets.Memo{Client: cl.GetClient(), Meta: cl.GetCache()},
+		Reader: cl.GetAPIReader(),
+		Cache:  cl.GetCache(),
+		Mapper: cl.GetRESTMapper(),
+	}
+}
+
+// Cached is the reader of informer-backed kinds: Cache, else Reader.
+func (t Target) Cached() client.Reader {
+	if t.Cache != nil {
+		return t.Cache
+	}
+	return t.Reader
 }
 
 // Remote reports whether children land on a registered cluster.

@@ -5,6 +5,7 @@
 package testenv
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -52,6 +53,20 @@ func Start(o Options) (*envtest.Environment, *rest.Config, error) {
 		return nil, nil, fmt.Errorf("starting envtest: %w", err)
 	}
 	return env, cfg, nil
+}
+
+// StartForTest starts a control plane for one test, stopped at its end,
+// with a context cancelled then.
+func StartForTest(t testing.TB, o Options) (*envtest.Environment, *rest.Config, context.Context) {
+	t.Helper()
+	env, cfg, err := Start(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = env.Stop() })
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	return env, cfg, ctx
 }
 
 // RepoRoot is the directory holding go.work.

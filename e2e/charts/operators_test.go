@@ -105,7 +105,8 @@ func TestChartDefaults(t *testing.T) {
 		if !strings.Contains(toYAML(t, ctr["env"]), "metadata.namespace") {
 			t.Errorf("POD_NAMESPACE not from the downward API")
 		}
-		for _, absent := range []string{"ServiceMonitor/" + c.fullname(), "NetworkPolicy/" + c.fullname(), "PodDisruptionBudget/" + c.fullname()} {
+		for _, absent := range []string{"ServiceMonitor/" + c.fullname(), "NetworkPolicy/" + c.fullname(), "PodDisruptionBudget/" + c.fullname(),
+			"ConfigMap/" + c.fullname() + "-dashboard", "PrometheusRule/" + c.fullname()} {
 			if _, ok := objs[absent]; ok {
 				t.Errorf("%s rendered though disabled by default", absent)
 			}
@@ -451,6 +452,8 @@ func TestChartSchemaRejectsBadValues(t *testing.T) {
 			"webhook url with path":   {"--set", "webhook.url=https://127.0.0.1:9443/hooks"},
 			"bad watched namespace":   {"--set", "operator.watchNamespaces={openstack,Team_A}"},
 			"watched namespace twice": {"--set", "operator.watchNamespaces={openstack,openstack}"},
+			"bad alert duration":      {"--set", "metrics.prometheusRule.notReadyFor=15 minutes"},
+			"Go-style alert duration": {"--set", "metrics.prometheusRule.notReadyFor=1.5h"},
 		}
 		for name, args := range cases {
 			t.Run(name, func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 
+	"github.com/c5c3/openstack-operators/common/observability"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/manager"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/webhook"
@@ -30,3 +31,10 @@ func Default(g *glancev1.Glance) { webhook.Apply(g) }
 
 // DefaultBackend is Default for a GlanceBackend.
 func DefaultBackend(b *glancev1.GlanceBackend) { webhook.ApplyBackend(b) }
+
+// Observability describes the operator's dashboard and alerts (its chart's
+// files/dashboard.json and files/prometheusrule.yaml).
+func Observability() observability.Spec { return manager.Operator.Observability() }
+
+// MetricNames are the names of every metric the operator registers.
+func MetricNames() []string { return manager.Operator.MetricNames() }

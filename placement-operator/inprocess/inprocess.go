@@ -9,6 +9,7 @@ import (
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 
+	"github.com/c5c3/openstack-operators/common/observability"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/manager"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/webhook"
@@ -30,3 +31,10 @@ func New(ctx context.Context, cfg *rest.Config, o *Options) (ctrl.Manager, error
 // Default applies the defaults the mutating webhook would, for a caller that
 // creates Placements without the webhook installed.
 func Default(p *placementv1.Placement) { webhook.Apply(p) }
+
+// Observability describes the operator's dashboard and alerts (its chart's
+// files/dashboard.json and files/prometheusrule.yaml).
+func Observability() observability.Spec { return manager.Operator.Observability() }
+
+// MetricNames are the names of every metric the operator registers.
+func MetricNames() []string { return manager.Operator.MetricNames() }

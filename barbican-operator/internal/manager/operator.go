@@ -25,7 +25,7 @@ type Options = cmanager.Options
 // Operator is the Barbican operator.
 var Operator = cmanager.Operator[*controller.BarbicanReconciler]{
 	Profile: controller.Profile, Group: barbicanv1.GroupVersion.Group, Periodic: []string{metrics.JobDBClean},
-	AddToScheme: barbicanv1.AddToScheme, Setup: setup,
+	AddToScheme: barbicanv1.AddToScheme, Setup: setup, Observe: observe,
 }
 
 // StoreRecorderName is the reporting controller of the store events.

@@ -5,7 +5,7 @@ NOTES: an operator chart's only template is
 with its generated files/clusterrole.yaml and files/webhooks.yaml beside it.
 */}}
 {{- define "operator-lib.operator" -}}
-{{- range $part := list "serviceaccount" "rbac" "service" "deployment" "webhook" "servicemonitor" "networkpolicy" "pdb" }}
+{{- range $part := list "serviceaccount" "rbac" "service" "deployment" "webhook" "servicemonitor" "dashboard" "prometheusrule" "networkpolicy" "pdb" }}
 {{- $out := include (printf "operator-lib.%s" $part) $ | trim | trimPrefix "---" | trim }}
 {{- if $out }}
 ---

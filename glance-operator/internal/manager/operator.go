@@ -22,7 +22,7 @@ type Options = cmanager.Options
 // Operator is the Glance operator.
 var Operator = cmanager.Operator[*controller.GlanceReconciler]{
 	Profile: controller.Profile, Group: glancev1.GroupVersion.Group, Periodic: []string{metrics.JobDBPurge},
-	AddToScheme: glancev1.AddToScheme, Setup: setup,
+	AddToScheme: glancev1.AddToScheme, Setup: setup, Observe: observe,
 }
 
 // New builds the manager with both controllers and, if enabled, the webhooks.

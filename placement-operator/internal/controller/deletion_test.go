@@ -35,6 +35,16 @@ func TestDeletionWithMariaDBCRs(t *testing.T) {
 	if testutil.ToFloat64(reconciler.Metrics.DBSyncTotal.WithLabelValues(p.Name, ns, "succeeded")) != 1 {
 		t.Fatalf("db_sync_total succeeded != 1 before deletion")
 	}
+	// The gauge is set once the pass that wrote Ready has returned.
+	eventually(t, "ready gauge at 1", func() error {
+		if v := testutil.ToFloat64(reconciler.Metrics.Ready.WithLabelValues(p.Name, ns)); v != 1 {
+			return errorf("ready = %v for a Ready Placement, want 1", v)
+		}
+		return nil
+	})
+	if v := testutil.ToFloat64(reconciler.Metrics.Probes.WithLabelValues("succeeded", "APIHealthy")); v < 1 {
+		t.Errorf("health_probes_total{succeeded} = %v after a probe passed, want at least 1", v)
+	}
 	reconciler.Probe.Evict(key) // the cache is per process; make sure the release evicts a fresh entry
 	poke(t, ns, p.Name)
 	eventually(t, "probe cached again", func() error {
@@ -63,6 +73,9 @@ func TestDeletionWithMariaDBCRs(t *testing.T) {
 	series := testutil.CollectAndCount(reconciler.Metrics.DBSyncTotal)
 	if n := countSeries(t, reconciler.Metrics.DBSyncTotal, p.Name, ns); n != 0 {
 		t.Errorf("%d db_sync series of the deleted Placement remain (of %d)", n, series)
+	}
+	if n := testenv.CountSeries(t, reconciler.Metrics.Ready, "placement", p.Name, ns); n != 0 {
+		t.Errorf("the ready series of the deleted Placement remains")
 	}
 }
 

@@ -122,6 +122,12 @@ func TestDeploymentAndHealthReasons(t *testing.T) {
 	rollOut(t, ns, p.Name)
 	// No probe target registered: nothing listens on the port.
 	waitCondition(t, ns, p.Name, placementv1.ConditionPlacementAPIReady, metav1.ConditionFalse, "ConnectionFailed")
+	if v := testutil.ToFloat64(reconciler.Metrics.Probes.WithLabelValues("failed", "ConnectionFailed")); v < 1 {
+		t.Errorf("health_probes_total{failed,ConnectionFailed} = %v after a refused probe, want at least 1", v)
+	}
+	if v := testutil.ToFloat64(reconciler.Metrics.Ready.WithLabelValues(p.Name, ns)); v != 0 {
+		t.Errorf("ready = %v while the API is down, want 0", v)
+	}
 
 	api.Set(ns, p.Name, FakeAPI(t, 503, 0))
 	waitCondition(t, ns, p.Name, placementv1.ConditionPlacementAPIReady, metav1.ConditionFalse, "APIUnhealthy")

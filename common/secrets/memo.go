@@ -1,0 +1,165 @@
+package secrets
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// MemoIdle is how long a remembered Secret nobody read stays in a Memo:
+// longer than a resync period, so every Secret a CR reads stays.
+const MemoIdle = time.Hour
+
+// Memo is a client whose typed Secret reads are answered from memory while
+// the cache's metadata-only Secret informer shows the Secret at the
+// resourceVersion last read: a pass over unchanged inputs reads no Secret
+// from the API server, yet Secret data is kept only for the Secrets the
+// operator reads (its references and its own), never for the cluster's.
+// A changed, new or uncached Secret is read from the API server (the
+// embedded client, whose Secret reads are uncached) and remembered; every
+// other read and every write passes through. A Secret the operator writes is
+// remembered at the version the server returned.
+type Memo struct {
+	client.Client
+	// Meta reads the metadata-only Secret informer (the cluster's cache).
+	Meta client.Reader
+	// Now is the clock of the idle sweep; time.Now when nil.
+	Now func() time.Time
+
+	mu      sync.Mutex
+	entries map[types.NamespacedName]memoEntry
+	swept   time.Time
+}
+
+type memoEntry struct {
+	secret *corev1.Secret
+	used   time.Time
+}
+
+var secretGVK = corev1.SchemeGroupVersion.WithKind("Secret")
+
+// Get answers a typed Secret read from memory when the cache shows the
+// remembered version, else from the API server.
+func (m *Memo) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	s, ok := obj.(*corev1.Secret)
+	if !ok || len(opts) > 0 {
+		return m.Client.Get(ctx, key, obj, opts...)
+	}
+	if m.recall(ctx, key, s) {
+		return nil
+	}
+	if err := m.Client.Get(ctx, key, s); err != nil {
+		if apierrors.IsNotFound(err) {
+			m.forget(key)
+		}
+		return err
+	}
+	m.remember(s)
+	return nil
+}
+
+// Create writes obj; Create, Update and Patch remember the Secret they wrote
+// (or forget it when the write failed).
+func (m *Memo) Create(ctx context.Context, obj client.Object, opts ...client.CreateOption) error {
+	return m.wrote(obj, m.Client.Create(ctx, obj, opts...))
+}
+
+// Update writes obj; see Create.
+func (m *Memo) Update(ctx context.Context, obj client.Object, opts ...client.UpdateOption) error {
+	return m.wrote(obj, m.Client.Update(ctx, obj, opts...))
+}
+
+// Patch writes obj; see Create.
+func (m *Memo) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
+	return m.wrote(obj, m.Client.Patch(ctx, obj, patch, opts...))
+}
+
+// Delete deletes obj and forgets it.
+func (m *Memo) Delete(ctx context.Context, obj client.Object, opts ...client.DeleteOption) error {
+	err := m.Client.Delete(ctx, obj, opts...)
+	if _, ok := obj.(*corev1.Secret); ok {
+		m.forget(client.ObjectKeyFromObject(obj))
+	}
+	return err
+}
+
+// Len is the number of remembered Secrets.
+func (m *Memo) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.entries)
+}
+
+func (m *Memo) wrote(obj client.Object, err error) error {
+	s, ok := obj.(*corev1.Secret)
+	switch {
+	case !ok:
+	case err == nil && s.ResourceVersion != "" && s.Data != nil:
+		m.remember(s)
+	default:
+		// A failed write, or a server answer without data (a dry run, a
+		// metadata patch): the next read goes to the server.
+		m.forget(client.ObjectKeyFromObject(obj))
+	}
+	return err
+}
+
+// recall copies the remembered Secret into s when the cache holds the key at
+// the remembered resourceVersion.
+func (m *Memo) recall(ctx context.Context, key client.ObjectKey, s *corev1.Secret) bool {
+	m.mu.Lock()
+	e, ok := m.entries[key]
+	m.mu.Unlock()
+	if !ok {
+		return false
+	}
+	meta := &metav1.PartialObjectMetadata{}
+	meta.SetGroupVersionKind(secretGVK)
+	if err := m.Meta.Get(ctx, key, meta); err != nil || meta.ResourceVersion != e.secret.ResourceVersion {
+		return false
+	}
+	e.secret.DeepCopyInto(s)
+	m.mu.Lock()
+	if cur, ok := m.entries[key]; ok && cur.secret == e.secret {
+		m.entries[key] = memoEntry{secret: e.secret, used: m.now()}
+	}
+	m.mu.Unlock()
+	return true
+}
+
+func (m *Memo) remember(s *corev1.Secret) {
+	now := m.now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.entries == nil {
+		m.entries = map[types.NamespacedName]memoEntry{}
+	}
+	m.entries[client.ObjectKeyFromObject(s)] = memoEntry{secret: s.DeepCopy(), used: now}
+	if now.Sub(m.swept) > MemoIdle {
+		for k, e := range m.entries {
+			if now.Sub(e.used) > MemoIdle {
+				delete(m.entries, k)
+			}
+		}
+		m.swept = now
+	}
+}
+
+func (m *Memo) forget(key client.ObjectKey) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.entries, key)
+}
+
+func (m *Memo) now() time.Time {
+	if m.Now != nil {
+		return m.Now()
+	}
+	return time.Now()
+}

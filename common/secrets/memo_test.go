@@ -1,0 +1,158 @@
+package secrets_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+
+	"github.com/c5c3/openstack-operators/common/operator"
+	"github.com/c5c3/openstack-operators/common/secrets"
+	"github.com/c5c3/openstack-operators/common/testenv"
+)
+
+// The memo against a real API server and a real metadata-only informer: a
+// Secret read twice at one version costs one GET; a change seen by the
+// informer, a write through the memo, a deletion each lead to the server.
+func TestMemoReadsOnlyChangedSecrets(t *testing.T) {
+	_, cfg, ctx := testenv.StartForTest(t, testenv.Options{WithoutGatewayAPI: true})
+	scheme := operator.NewScheme()
+	raw, err := client.NewWithWatch(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := cache.New(cfg, cache.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := &metav1.PartialObjectMetadata{}
+	meta.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Secret"))
+	if _, err := c.GetInformer(ctx, meta); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = c.Start(ctx) }()
+	if !c.WaitForCacheSync(ctx) {
+		t.Fatal("cache did not sync")
+	}
+	var gets, other atomic.Int32
+	counted := interceptor.NewClient(raw, interceptor.Funcs{
+		Get: func(ctx context.Context, cl client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+			if _, ok := obj.(*corev1.Secret); ok {
+				gets.Add(1)
+			} else {
+				other.Add(1)
+			}
+			return cl.Get(ctx, key, obj, opts...)
+		},
+	})
+	memo := &secrets.Memo{Client: counted, Meta: c}
+	const ns = "default"
+	key := client.ObjectKey{Namespace: ns, Name: "db"}
+	// cached waits until the informer shows the Secret at rv ("" = gone).
+	cached := func(rv string) {
+		t.Helper()
+		for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+			m := meta.DeepCopy()
+			err := c.Get(ctx, key, m)
+			if rv == "" && apierrors.IsNotFound(err) || err == nil && m.ResourceVersion == rv {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the informer never showed %s at %q (%v)", key, rv, err)
+			}
+		}
+	}
+	read := func(want string, wantGets int32) {
+		t.Helper()
+		var s corev1.Secret
+		if err := memo.Get(ctx, key, &s); err != nil {
+			t.Fatal(err)
+		}
+		if string(s.Data["password"]) != want || gets.Load() != wantGets {
+			t.Errorf("read %q with %d GETs in all, want %q with %d", s.Data["password"], gets.Load(), want, wantGets)
+		}
+	}
+
+	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "db"}, Data: map[string][]byte{"password": []byte("one")}}
+	if err := raw.Create(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	cached(s.ResourceVersion)
+	read("one", 1)
+	read("one", 1) // same version: from memory
+	read("one", 1)
+
+	// Changed by someone else: read again once the informer sees it.
+	s.Data["password"] = []byte("two")
+	if err := raw.Update(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	cached(s.ResourceVersion)
+	read("two", 2)
+	read("two", 2)
+
+	// Written through the memo: remembered at the server's answer, so
+	// once the informer has it, no read follows.
+	mine := s.DeepCopy()
+	mine.Data["password"] = []byte("three")
+	if err := memo.Update(ctx, mine); err != nil {
+		t.Fatal(err)
+	}
+	cached(mine.ResourceVersion)
+	read("three", 2)
+
+	// A caller's copy is its own.
+	var copy1 corev1.Secret
+	if err := memo.Get(ctx, key, &copy1); err != nil {
+		t.Fatal(err)
+	}
+	copy1.Data["password"] = []byte("scribbled")
+	read("three", 2)
+
+	// Deleted: the informer loses it, the server says not found, the memo forgets.
+	if err := raw.Delete(ctx, mine); err != nil {
+		t.Fatal(err)
+	}
+	cached("")
+	if err := memo.Get(ctx, key, &corev1.Secret{}); !apierrors.IsNotFound(err) || gets.Load() != 3 {
+		t.Errorf("after deletion: err %v, %d GETs, want not found after a third GET", err, gets.Load())
+	}
+	if memo.Len() != 0 {
+		t.Errorf("memo holds %d Secrets after the only one was deleted", memo.Len())
+	}
+
+	// Other kinds pass through.
+	if err := memo.Get(ctx, client.ObjectKey{Name: ns}, &corev1.Namespace{}); err != nil || other.Load() != 1 {
+		t.Errorf("namespace read: %v, %d passed through", err, other.Load())
+	}
+}
+
+// Secrets nobody read for MemoIdle leave the memo at the next write to it.
+func TestMemoForgetsIdleSecrets(t *testing.T) {
+	now := time.Unix(0, 0)
+	memo := &secrets.Memo{Client: acceptingWriter{}, Now: func() time.Time { return now }}
+	for _, name := range []string{"a", "b"} {
+		s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name, ResourceVersion: "1"}, Data: map[string][]byte{"k": nil}}
+		if err := memo.Create(context.Background(), s); err != nil {
+			t.Fatal(err)
+		}
+		now = now.Add(secrets.MemoIdle + time.Minute)
+	}
+	if memo.Len() != 1 {
+		t.Errorf("memo holds %d Secrets, want b only (a idle for longer than MemoIdle)", memo.Len())
+	}
+}
+
+// acceptingWriter accepts every create as written.
+type acceptingWriter struct{ client.Client }
+
+func (acceptingWriter) Create(context.Context, client.Object, ...client.CreateOption) error {
+	return nil
+}
