@@ -4,7 +4,7 @@
 test: ## Build what is missing, then vet, lint and test every module.
 	hack/test.sh
 
-bench: ## Measure convergence, API load, latency and memory; compare with e2e/bench/baseline.json.
+bench: ## Measure convergence, API load, latency and memory of each operator; compare with e2e/bench/baselines/<operator>.json.
 	hack/bench.sh
 
 run: ## Start a local control plane with kwok nodes and run the Placement operator on it.

@@ -24,7 +24,8 @@ const MemoIdle = time.Hour
 // A changed, new or uncached Secret is read from the API server (the
 // embedded client, whose Secret reads are uncached) and remembered; every
 // other read and every write passes through. A Secret the operator writes is
-// remembered at the version the server returned.
+// remembered at the version the server returned. Metadata-only Secret reads
+// and lists (unpaged) are the informer's: it holds every Secret's metadata.
 type Memo struct {
 	client.Client
 	// Meta reads the metadata-only Secret informer (the cluster's cache).
@@ -42,11 +43,17 @@ type memoEntry struct {
 	used   time.Time
 }
 
-var secretGVK = corev1.SchemeGroupVersion.WithKind("Secret")
+var (
+	secretGVK     = corev1.SchemeGroupVersion.WithKind("Secret")
+	secretListGVK = corev1.SchemeGroupVersion.WithKind("SecretList")
+)
 
 // Get answers a typed Secret read from memory when the cache shows the
 // remembered version, else from the API server.
 func (m *Memo) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	if pm, ok := obj.(*metav1.PartialObjectMetadata); ok && pm.GroupVersionKind() == secretGVK && len(opts) == 0 {
+		return m.Meta.Get(ctx, key, obj)
+	}
 	s, ok := obj.(*corev1.Secret)
 	if !ok || len(opts) > 0 {
 		return m.Client.Get(ctx, key, obj, opts...)
@@ -62,6 +69,19 @@ func (m *Memo) Get(ctx context.Context, key client.ObjectKey, obj client.Object,
 	}
 	m.remember(s)
 	return nil
+}
+
+// List reads metadata-only Secret lists without paging from the informer;
+// every other list passes through.
+func (m *Memo) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	if pl, ok := list.(*metav1.PartialObjectMetadataList); ok && pl.GroupVersionKind() == secretListGVK {
+		var lo client.ListOptions
+		lo.ApplyOptions(opts)
+		if lo.Limit == 0 && lo.Continue == "" {
+			return m.Meta.List(ctx, list, opts...)
+		}
+	}
+	return m.Client.List(ctx, list, opts...)
 }
 
 // Create writes obj; Create, Update and Patch remember the Secret they wrote

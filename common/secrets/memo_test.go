@@ -41,8 +41,12 @@ func TestMemoReadsOnlyChangedSecrets(t *testing.T) {
 	if !c.WaitForCacheSync(ctx) {
 		t.Fatal("cache did not sync")
 	}
-	var gets, other atomic.Int32
+	var gets, other, lists atomic.Int32
 	counted := interceptor.NewClient(raw, interceptor.Funcs{
+		List: func(ctx context.Context, cl client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+			lists.Add(1)
+			return cl.List(ctx, list, opts...)
+		},
 		Get: func(ctx context.Context, cl client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
 			if _, ok := obj.(*corev1.Secret); ok {
 				gets.Add(1)
@@ -88,6 +92,19 @@ func TestMemoReadsOnlyChangedSecrets(t *testing.T) {
 	read("one", 1)
 	read("one", 1) // same version: from memory
 	read("one", 1)
+
+	// Metadata reads and unpaged metadata lists are the informer's.
+	if err := memo.Get(ctx, key, meta.DeepCopy()); err != nil || other.Load() != 0 || gets.Load() != 1 {
+		t.Errorf("metadata read: %v, %d other reads and %d GETs at the server", err, other.Load(), gets.Load())
+	}
+	metaList := &metav1.PartialObjectMetadataList{}
+	metaList.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("SecretList"))
+	if err := memo.List(ctx, metaList, client.InNamespace(ns)); err != nil || lists.Load() != 0 || len(metaList.Items) == 0 {
+		t.Errorf("metadata list: %v, %d lists at the server, %d items", err, lists.Load(), len(metaList.Items))
+	}
+	if err := memo.List(ctx, metaList, client.InNamespace(ns), client.Limit(10)); err != nil || lists.Load() != 1 {
+		t.Errorf("paged metadata list: %v, %d lists at the server, want it passed through", err, lists.Load())
+	}
 
 	// Changed by someone else: read again once the informer sees it.
 	s.Data["password"] = []byte("two")

@@ -19,6 +19,9 @@ import (
 // points the API health probe at an API the caller started.
 type Options = manager.Options
 
+// MetricsPrefix prefixes the operator's own metric names.
+var MetricsPrefix = manager.Operator.MetricsPrefix()
+
 // New builds the manager exactly as the binary does.
 func New(ctx context.Context, cfg *rest.Config, o *Options) (ctrl.Manager, error) {
 	mgr, _, err := manager.New(ctx, cfg, o)

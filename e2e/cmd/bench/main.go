@@ -81,7 +81,7 @@ func run(ctx context.Context, args []string) error {
 	fs.IntVar(&o.resyncMaxN, "resync-max-n", 10, "largest scenario that runs the periodic-resync phase (every informer resync is a pass per CR)")
 	fs.IntVar(&o.workers, "workers", 8, "parallel requests of the harness")
 	fs.StringVar(&o.micro, "micro", "", "go test -bench output to include")
-	fs.StringVar(&o.baseline, "baseline", "e2e/bench/baseline.json", "baseline to compare with (empty: none)")
+	fs.StringVar(&o.baseline, "baseline", "", "baseline to compare with (empty: none)")
 	fs.StringVar(&o.writeBaseline, "write-baseline", "", "write this run's figures as a new baseline to this file")
 	fs.StringVar(&o.out, "out", ".cache/bench/bench.json", "JSON report")
 	fs.StringVar(&o.dir, "dir", ".cache/bench", "work directory: kubeconfig, bench.log")

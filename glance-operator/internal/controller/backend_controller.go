@@ -83,7 +83,7 @@ func (r *BackendReconciler) evaluate(ctx context.Context, b *glancev1.GlanceBack
 		setProjected(conds, gen, false, "the parent Glance's target cluster is unavailable")
 		return true, nil
 	}
-	if ok, msg, err := credentialsReady(ctx, t.Reader, b); err != nil {
+	if ok, msg, err := credentialsReady(ctx, t.Client, b); err != nil {
 		return false, err
 	} else if !ok {
 		conditions.False(conds, gen, glancev1.ConditionCredentialsReady, glancev1.ReasonWaitingForCredentials, msg)

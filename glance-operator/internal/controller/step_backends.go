@@ -96,7 +96,7 @@ func (r *GlanceReconciler) readCredentials(ctx context.Context, s *scope, ready 
 			continue
 		}
 		ref := b.Spec.S3.CredentialsSecretRef.Name
-		sec, msg, err := secrets.Usable(ctx, s.Target.Reader, b.Namespace, ref, glancev1.S3AccessKeyID, glancev1.S3SecretAccessKey)
+		sec, msg, err := secrets.Usable(ctx, s.Target.Client, b.Namespace, ref, glancev1.S3AccessKeyID, glancev1.S3SecretAccessKey)
 		if err != nil {
 			return nil, nil, fmt.Errorf("reading credentials of GlanceBackend %s: %w", b.Name, err)
 		}
