@@ -44,7 +44,7 @@ func Projected(ctx context.Context, t targetcluster.Target, m Mount) (bool, stri
 		return false, fmt.Sprintf("Deployment %s mounts no Secret as volume %s", m.Deployment, m.Volume), nil
 	}
 	var s corev1.Secret
-	if err := t.Reader.Get(ctx, client.ObjectKey{Namespace: m.Namespace, Name: secret}, &s); err != nil {
+	if err := t.Client.Get(ctx, client.ObjectKey{Namespace: m.Namespace, Name: secret}, &s); err != nil {
 		if apierrors.IsNotFound(err) {
 			return false, fmt.Sprintf("Secret %s is gone", secret), nil
 		}

@@ -64,7 +64,7 @@ func (r *BarbicanReconciler) lastGood(ctx context.Context, s *scope) error {
 	// the secret ID the Secret holds now once a store validated that pair,
 	// the live annotation while it cannot be read or is unchecked.
 	if s.store.CredentialsSecret != "" {
-		sec, _, err := secrets.Usable(ctx, s.Target.Reader, s.barbican.Namespace, s.store.CredentialsSecret, barbicanv1.KeySecretID)
+		sec, _, err := secrets.Usable(ctx, s.Target.Client, s.barbican.Namespace, s.store.CredentialsSecret, barbicanv1.KeySecretID)
 		if err != nil {
 			return fmt.Errorf("reading Secret %s: %w", s.store.CredentialsSecret, err)
 		}

@@ -144,7 +144,7 @@ func (r *BarbicanReconciler) readStores(ctx context.Context, s *scope, ready []b
 		rs := storeOf(st)
 		if st.Name == def.Name {
 			in := inputsOf(st)
-			sec, msg, err := secrets.Usable(ctx, s.Target.Reader, st.Namespace, in.credentials, barbicanv1.KeyRoleID, barbicanv1.KeySecretID)
+			sec, msg, err := secrets.Usable(ctx, s.Target.Client, st.Namespace, in.credentials, barbicanv1.KeyRoleID, barbicanv1.KeySecretID)
 			if err != nil {
 				return out, fmt.Errorf("reading credentials of BarbicanSecretStore %s: %w", st.Name, err)
 			}

@@ -18,7 +18,7 @@ import (
 func (p *storePass) brownfield(ctx context.Context) (time.Duration, error) {
 	st := p.store
 	srv := st.Spec.OpenBao.Server
-	creds, msg, err := secrets.Usable(ctx, p.target.Reader, st.Namespace, srv.CredentialsSecretRef.Name, barbicanv1.KeyRoleID, barbicanv1.KeySecretID)
+	creds, msg, err := secrets.Usable(ctx, p.target.Client, st.Namespace, srv.CredentialsSecretRef.Name, barbicanv1.KeyRoleID, barbicanv1.KeySecretID)
 	if err != nil {
 		return 0, fmt.Errorf("reading credentials Secret %s: %w", srv.CredentialsSecretRef.Name, err)
 	}
@@ -27,7 +27,7 @@ func (p *storePass) brownfield(ctx context.Context) (time.Duration, error) {
 	}
 	var ca []byte
 	if ref := srv.CABundleSecretRef; ref != nil {
-		sec, msg, err := secrets.Usable(ctx, p.target.Reader, st.Namespace, ref.Name, barbicanv1.KeyCACert)
+		sec, msg, err := secrets.Usable(ctx, p.target.Client, st.Namespace, ref.Name, barbicanv1.KeyCACert)
 		if err != nil {
 			return 0, fmt.Errorf("reading CA bundle Secret %s: %w", ref.Name, err)
 		}

@@ -125,7 +125,7 @@ func (p *storePass) instanceReady(ctx context.Context, instance string) (ca []by
 	}
 	if p.target.Remote() {
 		// The API pods mount the CA on the target cluster.
-		remote, msg, err := secrets.Usable(ctx, p.target.Reader, ns, name, barbicanv1.KeyCACert)
+		remote, msg, err := secrets.Usable(ctx, p.target.Client, ns, name, barbicanv1.KeyCACert)
 		if err != nil {
 			return nil, "", fmt.Errorf("reading CA Secret %s on target cluster %s: %w", name, p.target.Name, err)
 		}
