@@ -23,8 +23,10 @@ func TestFreshInstallToReady(t *testing.T) {
 	for _, release := range []string{"2025.2", "2026.1"} {
 		t.Run(release, func(t *testing.T) {
 			s, _ := newManagedSite(t, release, 0)
-			s.storeCondition("vault", conditions.TypeReady, metav1.ConditionTrue, "")
+			// The Barbican's conditions show progress; the store's wait for
+			// the projection.
 			s.condition(conditions.TypeReady, metav1.ConditionTrue, "")
+			s.storeCondition("vault", conditions.TypeReady, metav1.ConditionTrue, "")
 			b := s.barbican()
 			if b.Spec.ServiceUser.Username != "barbican" || b.Status.InstalledRelease != release {
 				t.Errorf("serviceUser %+v (webhook default), installedRelease %q", b.Spec.ServiceUser, b.Status.InstalledRelease)

@@ -34,8 +34,8 @@ import (
 func TestManagedStore(t *testing.T) {
 	s, srv := newManagedSite(t, "2026.1", time.Minute)
 	s.storeCondition("vault", barbicanv1.ConditionProvisioningReady, metav1.ConditionTrue, barbicanv1.ReasonProvisioned)
-	s.storeCondition("vault", conditions.TypeReady, metav1.ConditionTrue, "")
 	s.condition(conditions.TypeReady, metav1.ConditionTrue, "")
+	s.storeCondition("vault", conditions.TypeReady, metav1.ConditionTrue, "")
 	s.serves()
 
 	// Proactive: before two thirds of the 60 s TTL.

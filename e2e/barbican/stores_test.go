@@ -22,6 +22,10 @@ import (
 // same Barbican, saying which store is in the way, and store nothing.
 func TestSecondStoreRefused(t *testing.T) {
 	s := newSite(t, "2025.2")
+	// The Barbican's conditions move while it provisions, syncs and rolls
+	// out; the store's wait for its projection until then: wait on the
+	// one that shows progress first.
+	s.condition(conditions.TypeReady, metav1.ConditionTrue, "")
 	s.storeCondition("vault", conditions.TypeReady, metav1.ConditionTrue, "")
 	suite.Refused(t, env.K8s, s.store("other", s.vault, "bao", true),
 		"spec.isDefault", "already has the default store vault")

@@ -7,8 +7,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/rest"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/operator"
@@ -27,26 +25,15 @@ const glanceS3Secret = "glance-s3"
 func init() { Operators["glance"] = glanceOperator() }
 
 func glanceOperator() *Operator {
-	return &Operator{
-		Name:          "glance",
+	return glanceService.profile(&Operator{
 		GVK:           glancev1.GroupVersion.WithKind("Glance"),
-		Resource:      "glances",
-		Controller:    "glance",
 		MetricsPrefix: inprocess.MetricsPrefix,
-		CRDPaths:      []string{"glance-operator/config/crd"},
 		NewScheme:     func() *runtime.Scheme { return operator.NewScheme(glancev1.AddToScheme) },
-		NewManager: func(ctx context.Context, cfg *rest.Config, o ManagerOptions) (ctrl.Manager, error) {
-			return inprocess.New(ctx, cfg, glanceService.managerOptions(o))
-		},
-		Prepare:     prepare,
-		Inputs:      glanceInputs,
-		InputsReady: inputsReady,
-		NewCR:       newGlance,
-		Rotate:      glanceService.rotate,
-		Deployment:  deployment,
+		Inputs:        glanceInputs,
+		NewCR:         newGlance,
 		Kinds: kinds(glancev1.GroupVersion.WithKind("Glance"), glancev1.GroupVersion.WithKind("GlanceBackend"),
 			batchv1.SchemeGroupVersion.WithKind("CronJob")),
-	}
+	}, inprocess.New)
 }
 
 // glanceInputs are the shared inputs, the S3 credentials and the backends

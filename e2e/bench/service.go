@@ -17,7 +17,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
@@ -56,6 +58,22 @@ func (s service) managerOptions(o ManagerOptions) *cmanager.Options {
 	}
 	opts.ProbeURL = func(client.Object, string) string { return o.ProbeURL }
 	return opts
+}
+
+// profile fills in op what every service operator shares: names after the
+// service, the shared inputs unless op has its own, the manager from newManager
+// with managerOptions, the rotation and the Deployment.
+func (s service) profile(op *Operator, newManager func(context.Context, *rest.Config, *cmanager.Options) (ctrl.Manager, error)) *Operator {
+	op.Name, op.Controller, op.Resource = s.name, s.name, s.name+"s"
+	op.CRDPaths = []string{s.name + "-operator/config/crd"}
+	op.NewManager = func(ctx context.Context, cfg *rest.Config, o ManagerOptions) (ctrl.Manager, error) {
+		return newManager(ctx, cfg, s.managerOptions(o))
+	}
+	op.Prepare, op.InputsReady, op.Rotate, op.Deployment = prepare, inputsReady, s.rotate, deployment
+	if op.Inputs == nil {
+		op.Inputs = s.inputs
+	}
+	return op
 }
 
 // prepare creates the target-cluster namespace and the default
