@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -32,14 +33,23 @@ var (
 	clusterStore = esoGV.WithKind("ClusterSecretStore")
 )
 
+// ESO is the ESO controller of one cluster, started again whenever it
+// exits on its own, as the kubelet restarts its pod: ESO v0.16.2 can die at
+// start-up ("fatal error: concurrent map read and map write" in its
+// controllers' start), which left a whole suite without ExternalSecrets.
+type ESO struct {
+	start func(restart int) (*localsvc.Proc, error)
+
+	mu       sync.Mutex
+	proc     *localsvc.Proc
+	stopped  bool
+	restarts int
+}
+
 // StartESO runs the ESO controller against c; only the reconcilers of the
 // kinds the suite uses are on.
-func StartESO(c *cluster.Cluster) (*localsvc.Proc, error) {
+func StartESO(c *cluster.Cluster) (*ESO, error) {
 	bin, err := c.Tool("external-secrets")
-	if err != nil {
-		return nil, err
-	}
-	port, err := localsvc.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -49,9 +59,68 @@ func StartESO(c *cluster.Cluster) (*localsvc.Proc, error) {
 		return nil, err
 	}
 	dir := filepath.Dir(c.Kubeconfig)
-	argv := append([]string{bin, "--metrics-addr=127.0.0.1:" + strconv.Itoa(port), "--loglevel=info"}, strings.Fields(string(flags))...)
-	return localsvc.Start(localsvc.ProcSpec{Name: "external-secrets-" + c.Name, Dir: dir,
-		Env: append(localsvc.BaseEnv(dir), "KUBECONFIG="+c.Kubeconfig), Argv: argv})
+	e := &ESO{start: func(restart int) (*localsvc.Proc, error) {
+		port, err := localsvc.FreePort()
+		if err != nil {
+			return nil, err
+		}
+		name := "external-secrets-" + c.Name
+		if restart > 0 {
+			name += "-restart-" + strconv.Itoa(restart) // the crashed one's log stays
+		}
+		argv := append([]string{bin, "--metrics-addr=127.0.0.1:" + strconv.Itoa(port), "--loglevel=info"}, strings.Fields(string(flags))...)
+		return localsvc.Start(localsvc.ProcSpec{Name: name, Dir: dir,
+			Env: append(localsvc.BaseEnv(dir), "KUBECONFIG="+c.Kubeconfig), Argv: argv})
+	}}
+	if e.proc, err = e.start(0); err != nil {
+		return nil, err
+	}
+	go e.supervise()
+	return e, nil
+}
+
+// supervise starts ESO again each time it exits before Stop.
+func (e *ESO) supervise() {
+	for {
+		e.mu.Lock()
+		p := e.proc
+		e.mu.Unlock()
+		<-p.Done()
+		e.mu.Lock()
+		if e.stopped {
+			e.mu.Unlock()
+			return
+		}
+		e.restarts++
+		next, err := e.start(e.restarts)
+		if err == nil {
+			e.proc = next
+		}
+		e.mu.Unlock()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "restarting external-secrets: %v\n", err)
+			time.Sleep(time.Second)
+			e.mu.Lock()
+			e.proc = p // wait on the exited one again: its Done is closed
+			e.mu.Unlock()
+		}
+	}
+}
+
+// Restarts is how often ESO was started again.
+func (e *ESO) Restarts() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.restarts
+}
+
+// Stop stops ESO for good.
+func (e *ESO) Stop(grace time.Duration) error {
+	e.mu.Lock()
+	e.stopped = true
+	p := e.proc
+	e.mu.Unlock()
+	return p.Stop(grace)
 }
 
 // CreateStore creates the default ClusterSecretStore with the fake
