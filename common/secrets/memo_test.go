@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
@@ -34,7 +35,21 @@ func TestMemoReadsOnlyChangedSecrets(t *testing.T) {
 	}
 	meta := &metav1.PartialObjectMetadata{}
 	meta.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Secret"))
-	if _, err := c.GetInformer(ctx, meta); err != nil {
+	inf, err := c.GetInformer(ctx, meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every event of the informer wakes the waits below.
+	events := make(chan struct{}, 1)
+	wake := func(any) {
+		select {
+		case events <- struct{}{}:
+		default:
+		}
+	}
+	if _, err := inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+		AddFunc: wake, DeleteFunc: wake, UpdateFunc: func(_, n any) { wake(n) },
+	}); err != nil {
 		t.Fatal(err)
 	}
 	go func() { _ = c.Start(ctx) }()
@@ -59,16 +74,19 @@ func TestMemoReadsOnlyChangedSecrets(t *testing.T) {
 	memo := &secrets.Memo{Client: counted, Meta: c}
 	const ns = "default"
 	key := client.ObjectKey{Namespace: ns, Name: "db"}
-	// cached waits until the informer shows the Secret at rv ("" = gone).
+	// cached waits, event by event, until the informer shows the Secret at
+	// rv ("" = gone).
 	cached := func(rv string) {
 		t.Helper()
-		for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		for {
 			m := meta.DeepCopy()
 			err := c.Get(ctx, key, m)
 			if rv == "" && apierrors.IsNotFound(err) || err == nil && m.ResourceVersion == rv {
 				return
 			}
-			if time.Now().After(deadline) {
+			select {
+			case <-events:
+			case <-ctx.Done():
 				t.Fatalf("the informer never showed %s at %q (%v)", key, rv, err)
 			}
 		}

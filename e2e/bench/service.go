@@ -6,12 +6,7 @@ import (
 	"time"
 
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
-	appsv1 "k8s.io/api/apps/v1"
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
-	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	networkingv1 "k8s.io/api/networking/v1"
-	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -21,9 +16,11 @@ import (
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	cmanager "github.com/c5c3/openstack-operators/common/manager"
+	"github.com/c5c3/openstack-operators/common/operator"
 )
 
 // Every operator's CR embeds shared.ServiceSpec: its inputs are a DB
@@ -145,21 +142,17 @@ func (s service) rotate(ctx context.Context, c client.Client, ns, _ string, roun
 // deployment is the API Deployment, named after the CR.
 func deployment(ns, name string) client.ObjectKey { return client.ObjectKey{Namespace: ns, Name: name} }
 
-// kinds are the kinds every service operator writes or reads, then extra.
+// kinds are the kinds every service operator writes or reads (its workload
+// kinds, Secrets, the MariaDB and the CRs provisioned on it), then extra.
 func kinds(extra ...schema.GroupVersionKind) []schema.GroupVersionKind {
-	gvk := func(gv schema.GroupVersion, kind string) schema.GroupVersionKind { return gv.WithKind(kind) }
-	return append([]schema.GroupVersionKind{
-		gvk(appsv1.SchemeGroupVersion, "Deployment"),
-		gvk(corev1.SchemeGroupVersion, "Service"),
-		gvk(corev1.SchemeGroupVersion, "ConfigMap"),
-		gvk(corev1.SchemeGroupVersion, "Secret"),
-		gvk(batchv1.SchemeGroupVersion, "Job"),
-		gvk(policyv1.SchemeGroupVersion, "PodDisruptionBudget"),
-		gvk(autoscalingv2.SchemeGroupVersion, "HorizontalPodAutoscaler"),
-		gvk(networkingv1.SchemeGroupVersion, "NetworkPolicy"),
-		gvk(mariadbv1alpha1.GroupVersion, "MariaDB"),
-		gvk(mariadbv1alpha1.GroupVersion, "Database"),
-		gvk(mariadbv1alpha1.GroupVersion, "User"),
-		gvk(mariadbv1alpha1.GroupVersion, "Grant"),
-	}, extra...)
+	scheme := operator.NewScheme()
+	var out []schema.GroupVersionKind
+	for _, o := range append(operator.WorkloadKinds(&corev1.Secret{}, &mariadbv1alpha1.MariaDB{}), operator.MariaDBKinds()...) {
+		gvk, err := apiutil.GVKForObject(o, scheme)
+		if err != nil {
+			panic(err) // a kind the operators' scheme lacks: a programming error
+		}
+		out = append(out, gvk)
+	}
+	return append(out, extra...)
 }

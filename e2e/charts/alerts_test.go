@@ -1,9 +1,11 @@
 package charts
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -76,25 +78,10 @@ func rule(t *testing.T, s common.Spec, alert string) common.Rule {
 // sel renders a series selector.
 func sel(metric string, labels map[string]string) string {
 	var parts []string
-	for _, k := range sortedKeys(labels) {
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		parts = append(parts, k+`="`+labels[k]+`"`)
 	}
 	return metric + "{" + strings.Join(parts, ",") + "}"
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	for i := range keys {
-		for j := i + 1; j < len(keys); j++ {
-			if keys[j] < keys[i] {
-				keys[i], keys[j] = keys[j], keys[i]
-			}
-		}
-	}
-	return keys
 }
 
 // scenarios are the alert tests of an operator's rule file: each alert
