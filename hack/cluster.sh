@@ -35,7 +35,8 @@ tool() { "$here/tools.sh" --path "$1"; }
 kwokctl_log="$KWOK_WORKDIR/kwokctl-$name.log"
 kwokctl() {
   mkdir -p "$KWOK_WORKDIR"
-  if ! "$(tool kwokctl)" --config "$here/kwokctl.yaml" --name "$name" "$@" >>"$kwokctl_log" 2>&1; then
+  # 9>&-: the components kwokctl starts must not hold up.lock (below).
+  if ! "$(tool kwokctl)" --config "$here/kwokctl.yaml" --name "$name" "$@" >>"$kwokctl_log" 2>&1 9>&-; then
     log "kwokctl $* failed; last lines of $kwokctl_log:"
     tail -n 15 "$kwokctl_log" >&2
     return 1
@@ -94,6 +95,13 @@ default_sa() {
 
 up() {
   "$here/tools.sh" etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok kwokctl
+  # kwokctl picks its components' ports as the ones free at creation and
+  # binds them later: two clusters created at the same time (the e2e suites
+  # run side by side) picked the same port. One cluster comes up at a time,
+  # until its components listen; the lock goes with this process.
+  mkdir -p "$KWOK_WORKDIR"
+  exec 9>"$KWOK_WORKDIR/up.lock"
+  flock 9
   if [ -f "$dir/kwok.yaml" ]; then
     if running && api_ready; then
       log "cluster $name is already running"
@@ -105,18 +113,25 @@ up() {
     log "starting existing cluster $name"
     kwokctl stop cluster || true
     kwokctl start cluster --timeout 3m
+    wait_api
   else
     log "creating cluster $name in $dir"
     # --kubeconfig "" keeps the user's ~/.kube/config untouched; the cluster's
-    # own kubeconfig is written into its directory regardless.
-    kwokctl create cluster --runtime binary --kubeconfig "" --timeout 3m \
+    # own kubeconfig is written into its directory regardless. A cluster
+    # that did not come up is deleted: its configuration (the ports it
+    # picked) would otherwise be what the next up starts again.
+    if ! kwokctl create cluster --runtime binary --kubeconfig "" --timeout 3m \
       --etcd-binary "$(tool etcd)" \
       --kube-apiserver-binary "$(tool kube-apiserver)" \
       --kube-controller-manager-binary "$(tool kube-controller-manager)" \
       --kube-scheduler-binary "$(tool kube-scheduler)" \
-      --kwok-controller-binary "$(tool kwok)"
+      --kwok-controller-binary "$(tool kwok)" || ! wait_api; then
+      log "cluster $name did not come up; its logs were in $dir/logs:"
+      tail -n 3 "$dir"/logs/*.log >&2 || true
+      down
+      return 1
+    fi
   fi
-  wait_api
   local nodes
   nodes=$("$(tool kubectl)" --kubeconfig "$kubeconfig" get nodes --no-headers 2>/dev/null | wc -l)
   if [ "$nodes" -lt "${NODES:-2}" ]; then

@@ -17,6 +17,9 @@ export GOFLAGS=${GOFLAGS:--buildvcs=false}
 # helm for the chart tests and installs, promtool for the charts' alerting
 # rules, the real ESO controller the e2e suites run, the S3 server Glance
 # stores in, the OpenBao-compatible server.
+# stage names the next step with the time since the start, so that a run's
+# log shows where its time went.
+stage() { echo "== $* ($((SECONDS / 60))m$((SECONDS % 60))s in)"; }
 setup_log=$(mktemp)
 (hack/debian.sh && hack/rootfs.sh sid >/dev/null) >"$setup_log" 2>&1 &
 setup=$!
@@ -24,14 +27,15 @@ setup=$!
 # with it (each variable is emptied once its job has been waited for).
 vault= vault_log=
 trap 'kill ${setup:-} ${kube:-} ${vault:-} 2>/dev/null || true; rm -f "$setup_log" ${vault_log:+"$vault_log"}' EXIT
-hack/tools.sh etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok kwokctl promtool &
+hack/tools.sh etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok kwokctl &
 kube=$!
 hack/tools.sh controller-gen golangci-lint helm external-secrets versitygw
-# Vault (about nine minutes to build) is needed by the Barbican tests only:
-# it builds in the background at the lowest CPU priority while the other
-# tests run, and the tests that start it run last (wait_vault).
+# Vault (about nine minutes to build) is needed by the Barbican tests only,
+# promtool (about six) by the chart tests only: they build in the background
+# at the lowest CPU priority while the other tests run, and the tests that
+# need them run after wait_vault.
 vault_log=$(mktemp)
-nice -n 19 hack/tools.sh vault >"$vault_log" 2>&1 &
+nice -n 19 hack/tools.sh promtool vault >"$vault_log" 2>&1 &
 vault=$!
 wait "$kube"
 kube=
@@ -47,18 +51,20 @@ wait_vault() {
   if ! wait "$vault"; then
     vault=
     cat "$vault_log" >&2
-    echo "building vault failed (above)" >&2
+    echo "building promtool or vault failed (above)" >&2
     exit 1
   fi
   vault=
 }
-# The packages whose tests start the Vault server.
-needs_vault='/common/testenv/openbao$|/barbican-operator(/|$)|/e2e/barbican$|/e2e/conformance/barbican$'
+# The packages whose tests start the Vault server or run promtool.
+needs_vault='/common/testenv/openbao$|/barbican-operator(/|$)|/e2e/conformance/barbican$|/e2e/charts$'
+# The operators' e2e suites: each on its own control plane, run side by side.
+suites='/e2e/(placement|glance|barbican)$'
 KUBEBUILDER_ASSETS=$(hack/tools.sh --envtest-assets)
 export KUBEBUILDER_ASSETS
 lint=$(hack/tools.sh --path golangci-lint)
 
-echo "== generated files are up to date"
+stage "generated files are up to date"
 hack/generate.sh
 if git rev-parse --git-dir >/dev/null 2>&1 && ! git diff --quiet -- '*.go' '*.yaml' charts docs/*/crd-reference.md '*/Dockerfile'; then
   git --no-pager diff --stat -- '*.go' '*.yaml' charts docs/*/crd-reference.md '*/Dockerfile'
@@ -66,12 +72,12 @@ if git rev-parse --git-dir >/dev/null 2>&1 && ! git diff --quiet -- '*.go' '*.ya
   exit 1
 fi
 
-echo "== operator modules stand on their own (GOWORK=off)"
+stage "operator modules stand on their own (GOWORK=off)"
 hack/standalone.sh
 
 modules=$(go work edit -json | sed -n 's/.*"DiskPath": "\.\/\(.*\)".*/\1/p')
 for mod in $modules; do
-  echo "== $mod: vet, lint"
+  stage "$mod: vet, lint"
   (cd "$mod" && go vet ./... && "$lint" run ./...)
 done
 # test_packages MODULE PATTERN runs the tests of the module's packages whose
@@ -82,7 +88,7 @@ test_packages() {
   pkgs=$(cd "$mod" && go list ./...)
   pkgs=$(grep -E "$@" <<<"$pkgs" || true)
   [ -n "$pkgs" ] || return 0
-  echo "== $mod: test $(wc -l <<<"$pkgs") packages"
+  stage "$mod: test $(wc -l <<<"$pkgs") packages"
   # The e2e module's packages each own the machine while they run: a control
   # plane, MariaDB, Keystone and the services' API processes under uwsgi.
   # Side by side on two cores, their API processes were seen dying while
@@ -92,15 +98,23 @@ test_packages() {
   (cd "$mod" && go test -count=1 -timeout 30m "${parallel[@]}" $pkgs)
 }
 for mod in $modules; do
-  test_packages "$mod" -v "$needs_vault"
+  test_packages "$mod" -v "$needs_vault|$suites"
 done
-echo "== e2e: conformance against Debian sid's services"
+stage "e2e: conformance against Debian sid's services"
 # Barbican's suite runs sid's barbican in its own pass already (the machine's
 # has no barbican.wsgi.api).
 (cd e2e && CONFORMANCE_DEBIAN=sid go test -count=1 -timeout 30m -p 1 ./conformance/placement/ ./conformance/glance/)
-hack/bench.sh --smoke
 wait_vault
-echo "== the tests that start the Vault server"
+# Most of a suite's time is waiting for its control plane, its operator and
+# the pods' API processes; three side by side take little more than the
+# longest alone, and load the machine as a busy cluster would (their waits
+# follow progress, not a fixed deadline). Each prints its output when done.
+stage "e2e: the operators' suites side by side"
+(cd e2e && go test -count=1 -timeout 45m -p 3 ./placement/ ./glance/ ./barbican/)
+stage "the tests that start the Vault server or run promtool"
 for mod in $modules; do
   test_packages "$mod" "$needs_vault"
 done
+stage "bench smoke"
+hack/bench.sh --smoke
+stage "done"

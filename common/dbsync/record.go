@@ -20,11 +20,24 @@ const (
 	ResultFailed    = "failed"
 )
 
+// The parts of a UIDAnnotation around its Job name suffix.
+const (
+	uidAnnotationPrefix = "operators.c5c3.io/last-"
+	uidAnnotationSuffix = "-job-uid"
+)
+
 // UIDAnnotation is operators.c5c3.io/last-<suffix>-job-uid: the last Job
 // counted of one Job name suffix (db-sync, db-expand, db-purge, ...). One
 // per suffix, so Jobs of several names never count one another twice.
 func UIDAnnotation(suffix string) string {
-	return "operators.c5c3.io/last-" + suffix + "-job-uid"
+	return uidAnnotationPrefix + suffix + uidAnnotationSuffix
+}
+
+// IsUIDAnnotation tells whether key is a UIDAnnotation: the operator's own
+// bookkeeping, written by the pass that goes on with the object it wrote.
+func IsUIDAnnotation(key string) bool {
+	return len(key) > len(uidAnnotationPrefix)+len(uidAnnotationSuffix) &&
+		strings.HasPrefix(key, uidAnnotationPrefix) && strings.HasSuffix(key, uidAnnotationSuffix)
 }
 
 // Record counts a terminal migration Job (db-sync or an upgrade phase,

@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/dbsync"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
 	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/common/workload"
@@ -34,6 +35,11 @@ func TestCREvents(t *testing.T) {
 		return p
 	}
 	same := base()
+	withRecord := func(uid string) *testenv.CR {
+		p := base()
+		p.Annotations = map[string]string{dbsync.UIDAnnotation("db-sync"): uid, "x": "y"}
+		return p
+	}
 	tests := []struct {
 		name     string
 		old, new *testenv.CR
@@ -45,6 +51,20 @@ func TestCREvents(t *testing.T) {
 		{"spec change", base(), with(func(p *testenv.CR) { p.Generation = 4 }), true},
 		{"label change", base(), with(func(p *testenv.CR) { p.Labels["a"] = "c" }), true},
 		{"annotation change", base(), with(func(p *testenv.CR) { p.Annotations = map[string]string{"x": "y"} }), true},
+		{"the operator's record of the last Job counted", base(),
+			with(func(p *testenv.CR) { p.Annotations = map[string]string{dbsync.UIDAnnotation("db-sync"): "uid-1"} }), false},
+		{"a record replaced", withRecord("uid-1"),
+			with(func(p *testenv.CR) {
+				p.Annotations = map[string]string{dbsync.UIDAnnotation("db-sync"): "uid-2", "x": "y"}
+			}), false},
+		{"a record added with another annotation", base(),
+			with(func(p *testenv.CR) {
+				p.Annotations = map[string]string{dbsync.UIDAnnotation("db-purge"): "uid-1", "w": "v"}
+			}), true},
+		{"a record removed, an annotation changed", withRecord("uid-1"),
+			with(func(p *testenv.CR) { p.Annotations = map[string]string{"x": "z"} }), true},
+		{"an annotation removed beside a record", withRecord("uid-1"),
+			with(func(p *testenv.CR) { p.Annotations = map[string]string{dbsync.UIDAnnotation("db-sync"): "uid-1"} }), true},
 		{"entry into Terminating", base(), with(func(p *testenv.CR) { now := metav1.Now(); p.DeletionTimestamp = &now }), true},
 		{"finalizer-only update", base(), with(func(p *testenv.CR) { p.Finalizers = []string{"f"} }), false},
 	}

@@ -9,6 +9,8 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
+
+	"github.com/c5c3/openstack-operators/common/dbsync"
 )
 
 // DropResyncs drops update events over an unchanged object (same
@@ -48,13 +50,31 @@ func CREvents() predicate.Predicate {
 }
 
 // SpecOrMetadataChanged drops status-only updates: it passes generation,
-// label and annotation changes, and entry into Terminating.
+// label and annotation changes, and entry into Terminating. The operator's
+// own record of the last Job it counted (dbsync.UIDAnnotation) is no news:
+// the pass that patched it goes on with the patched object, so the update
+// it causes would only cost a pass over unchanged inputs.
 func SpecOrMetadataChanged() predicate.Predicate {
 	return predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
 		o, n := e.ObjectOld, e.ObjectNew
 		return o.GetGeneration() != n.GetGeneration() ||
 			!maps.Equal(o.GetLabels(), n.GetLabels()) ||
-			!maps.Equal(o.GetAnnotations(), n.GetAnnotations()) ||
+			annotationsChanged(o.GetAnnotations(), n.GetAnnotations()) ||
 			o.GetDeletionTimestamp().IsZero() != n.GetDeletionTimestamp().IsZero()
 	}}
+}
+
+// annotationsChanged compares two annotation maps but for the Job records.
+func annotationsChanged(o, n map[string]string) bool {
+	for k, v := range n {
+		if ov, ok := o[k]; (!ok || ov != v) && !dbsync.IsUIDAnnotation(k) {
+			return true
+		}
+	}
+	for k := range o {
+		if _, ok := n[k]; !ok && !dbsync.IsUIDAnnotation(k) {
+			return true
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package cluster
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,12 +23,23 @@ const StopGrace = 5 * time.Second
 // file, as the kubelet restarts a static pod: SIGTERM, SIGKILL after
 // StopGrace, then a new process in its own session, whose pid replaces the
 // old one in kwokctl's pid file (hack/cluster.sh down stops it by that
-// file). It returns once the new process runs; the caller waits for it to
-// serve. The components keep their data (etcd's data directory, the PKI).
+// file). It returns once the new process listens on its ports; the caller
+// waits for it to serve. The components keep their data (etcd's data
+// directory, the PKI).
+//
+// From the stop until the new process listens it holds hack/cluster.sh's
+// lock: a cluster created meanwhile (suites run side by side) would
+// otherwise see the stopped component's ports free, take them, and the
+// component could never start again.
 func (c *Cluster) Restart(component string) error {
 	if c.external {
 		return errors.New("restarting a control-plane component is implemented for the local control plane only, not for kind")
 	}
+	unlock, err := lockPorts(filepath.Join(c.root, ".cache", "kwok", "up.lock"))
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	dir := filepath.Join(c.root, ".cache", "kwok", "clusters", c.Name)
 	pidFile := filepath.Join(dir, "pids", component+".pid")
 	b, err := os.ReadFile(pidFile)
@@ -60,8 +72,79 @@ func (c *Cluster) Restart(component string) error {
 		return fmt.Errorf("starting %s again: %w", component, err)
 	}
 	// Reaped here while the test runs; adopted by init after it.
-	go func() { _ = cmd.Wait() }()
-	return os.WriteFile(pidFile, []byte(strconv.Itoa(cmd.Process.Pid)), 0o644)
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	if err := os.WriteFile(pidFile, []byte(strconv.Itoa(cmd.Process.Pid)), 0o644); err != nil {
+		return err
+	}
+	return listening(component, listenAddrs(argv), exited)
+}
+
+// lockPorts takes the lock hack/cluster.sh up holds while a cluster picks
+// and binds its ports.
+func lockPorts(path string) (func(), error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("locking %s: %w", path, err)
+	}
+	return func() { _ = f.Close() }, nil
+}
+
+// listenAddrs reads the addresses a component listens on from its command
+// line: etcd's client and peer URLs, the secure port of the API server,
+// controller manager and scheduler, kwok's server address.
+func listenAddrs(argv []string) []string {
+	var addrs []string
+	for _, a := range argv {
+		name, value, ok := strings.Cut(a, "=")
+		if !ok {
+			continue
+		}
+		switch name {
+		case "--listen-client-urls", "--listen-peer-urls":
+			for _, u := range strings.Split(value, ",") {
+				if _, hostPort, ok := strings.Cut(u, "://"); ok {
+					addrs = append(addrs, hostPort)
+				}
+			}
+		case "--secure-port":
+			addrs = append(addrs, "127.0.0.1:"+value)
+		case "--server-address":
+			addrs = append(addrs, value)
+		}
+	}
+	return addrs
+}
+
+// listening waits until every address accepts a connection. A component
+// that exits first (a port taken after all) is an error naming its log; one
+// that neither listens nor exits within three minutes is too.
+func listening(component string, addrs []string, exited <-chan struct{}) error {
+	deadline := time.Now().Add(3 * time.Minute)
+	for _, addr := range addrs {
+		for {
+			if conn, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+				_ = conn.Close()
+				break
+			}
+			select {
+			case <-exited:
+				return fmt.Errorf("%s exited after its restart before listening on %s; see its log", component, addr)
+			case <-time.After(100 * time.Millisecond):
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("%s does not listen on %s three minutes after its restart", component, addr)
+			}
+		}
+	}
+	return nil
 }
 
 // cmdline is a running process's argv.

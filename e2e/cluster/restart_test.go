@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -81,4 +82,14 @@ func atoi(t *testing.T, s string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+func TestListenAddrs(t *testing.T) {
+	argv := []string{"/bin/etcd", "--name=node0", "--listen-client-urls=http://127.0.0.1:32759",
+		"--listen-peer-urls=http://127.0.0.1:32760,http://127.0.0.2:32761", "--advertise-client-urls=http://127.0.0.1:32759",
+		"--etcd-servers=http://127.0.0.1:1", "--secure-port=32758", "--server-address=127.0.0.1:32757", "--secure-port"}
+	want := []string{"127.0.0.1:32759", "127.0.0.1:32760", "127.0.0.2:32761", "127.0.0.1:32758", "127.0.0.1:32757"}
+	if got := listenAddrs(argv); !slices.Equal(got, want) {
+		t.Errorf("listenAddrs = %v, want %v", got, want)
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -185,20 +186,56 @@ func SetCredential(t *testing.T, c client.Client, key string, fields map[string]
 }
 
 // ExternalSecret makes ESO write Secret name in ns from the store's key,
-// refreshed every second.
+// refreshed every hour: a test that changes the key's value has ESO sync at
+// once (SyncExternalSecret). A refresh every second cost a status write per
+// ExternalSecret and second for the whole suite, the busiest load of its
+// control plane.
 func ExternalSecret(t *testing.T, c client.Client, ns, name, key string) {
 	t.Helper()
-	es := &unstructured.Unstructured{}
-	es.SetGroupVersionKind(esoGV.WithKind("ExternalSecret"))
-	es.SetNamespace(ns)
-	es.SetName(name)
+	es := externalSecret(ns, name)
 	es.Object["spec"] = map[string]any{
-		"refreshInterval": "1s",
+		"refreshInterval": "1h",
 		"secretStoreRef":  map[string]any{"kind": "ClusterSecretStore", "name": shared.DefaultSecretStoreName},
 		"target":          map[string]any{"name": name},
 		"dataFrom":        []any{map[string]any{"extract": map[string]any{"key": key}}},
 	}
 	poll.Must(t, c.Create(t.Context(), es))
+}
+
+func externalSecret(ns, name string) *unstructured.Unstructured {
+	es := &unstructured.Unstructured{}
+	es.SetGroupVersionKind(esoGV.WithKind("ExternalSecret"))
+	es.SetNamespace(ns)
+	es.SetName(name)
+	return es
+}
+
+// SyncExternalSecret has ESO sync the ExternalSecret name in ns now, as a
+// user does with ESO's force-sync annotation, until the Secret it writes
+// holds fields (the store's new value): a sync that ran before ESO's cache
+// saw the store's change is asked for again.
+func SyncExternalSecret(t *testing.T, c client.Client, ns, name string, fields map[string]string) {
+	t.Helper()
+	es := externalSecret(ns, name)
+	poll.Until(t, time.Minute, func() error {
+		var secret corev1.Secret
+		if err := c.Get(t.Context(), client.ObjectKey{Namespace: ns, Name: name}, &secret); err != nil {
+			return err
+		}
+		stale := 0
+		for k, v := range fields {
+			if string(secret.Data[k]) != v {
+				stale++
+			}
+		}
+		if stale == 0 {
+			return nil
+		}
+		poll.Update(t, c, es, time.Minute, func() {
+			es.SetAnnotations(map[string]string{"force-sync": time.Now().Format(time.RFC3339Nano)})
+		})
+		return fmt.Errorf("secret %s/%s: %d of %d fields not synced from the store yet", ns, name, stale, len(fields))
+	})
 }
 
 // CredentialKey names a site's entry in the fake store.

@@ -41,7 +41,9 @@ func RotationRollsOnce(t *testing.T, s *Site, wait time.Duration, ready func()) 
 		return d.Generation
 	}
 	before := generation()
-	SetCredential(t, s.C, CredentialKey(s.NS, s.Service+"-keystone"), map[string]string{"password": "ks-pw-2"})
+	rotated := map[string]string{"password": "ks-pw-2"}
+	SetCredential(t, s.C, CredentialKey(s.NS, s.Service+"-keystone"), rotated)
+	SyncExternalSecret(t, s.C, s.NS, s.Service+"-keystone", rotated)
 	poll.Until(t, wait, func() error {
 		if generation() == before {
 			return fmt.Errorf("deployment not rolled yet")

@@ -76,9 +76,13 @@ func NewSite(t *testing.T, mgmt, c client.Client, service, prefix string) *Site 
 // Spec is the shared spec of the site's CR on release as a user writes it
 // (the webhook fills the rest): the image repository (repo, or
 // registry.example.org/openstack/<service>), the managed MariaDB at port,
-// the credential Secrets, a memcached and a Keystone by their Service names.
+// the credential Secrets, a memcached and a Keystone by their Service names,
+// and one replica: every pod is a real API process on this machine, and no
+// scenario needs more than one to start with (the ones about scaling add
+// replicas; the default of three tripled the machine's load for nothing).
 func (s *Site) Spec(release, repo string, port int) shared.ServiceSpec {
 	return shared.ServiceSpec{
+		Deployment:       &shared.DeploymentSpec{Replicas: 1},
 		OpenStackRelease: release,
 		Image:            shared.ImageSpec{Repository: cmp.Or(repo, "registry.example.org/openstack/"+s.Service), Tag: release},
 		Database: shared.DatabaseSpec{
