@@ -6,6 +6,9 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 export GOFLAGS=${GOFLAGS:--buildvcs=false}
+# stage names the next step with the time since the start, so that a run's
+# log shows where its time went.
+stage() { echo "== $* ($((SECONDS / 60))m$((SECONDS % 60))s in)"; }
 
 # On a fresh machine the set-up is most of the run, so its parts overlap:
 # the Debian packages of the real servers the conformance suites start and
@@ -17,26 +20,23 @@ export GOFLAGS=${GOFLAGS:--buildvcs=false}
 # helm for the chart tests and installs, promtool for the charts' alerting
 # rules, the real ESO controller the e2e suites run, the S3 server Glance
 # stores in, the OpenBao-compatible server.
-# stage names the next step with the time since the start, so that a run's
-# log shows where its time went.
-stage() { echo "== $* ($((SECONDS / 60))m$((SECONDS % 60))s in)"; }
 setup_log=$(mktemp)
 (hack/debian.sh && hack/rootfs.sh sid >/dev/null) >"$setup_log" 2>&1 &
 setup=$!
 # A failure ends the script; the set-up still running in the background ends
 # with it (each variable is emptied once its job has been waited for).
-vault= vault_log=
-trap 'kill ${setup:-} ${kube:-} ${vault:-} 2>/dev/null || true; rm -f "$setup_log" ${vault_log:+"$vault_log"}' EXIT
+late= late_log=
+trap 'kill ${setup:-} ${kube:-} ${late:-} 2>/dev/null || true; rm -f "$setup_log" ${late_log:+"$late_log"}' EXIT
 hack/tools.sh etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok kwokctl &
 kube=$!
 hack/tools.sh controller-gen golangci-lint helm external-secrets versitygw
 # Vault (about nine minutes to build) is needed by the Barbican tests only,
 # promtool (about six) by the chart tests only: they build in the background
 # at the lowest CPU priority while the other tests run, and the tests that
-# need them run after wait_vault.
-vault_log=$(mktemp)
-nice -n 19 hack/tools.sh promtool vault >"$vault_log" 2>&1 &
-vault=$!
+# need them run after wait_late.
+late_log=$(mktemp)
+nice -n 19 hack/tools.sh promtool vault >"$late_log" 2>&1 &
+late=$!
 wait "$kube"
 kube=
 if ! wait "$setup"; then
@@ -46,20 +46,21 @@ if ! wait "$setup"; then
   exit 1
 fi
 setup=
-wait_vault() {
-  [ -n "$vault" ] || return 0
-  if ! wait "$vault"; then
-    vault=
-    cat "$vault_log" >&2
+wait_late() {
+  [ -n "$late" ] || return 0
+  if ! wait "$late"; then
+    late=
+    cat "$late_log" >&2
     echo "building promtool or vault failed (above)" >&2
     exit 1
   fi
-  vault=
+  late=
 }
 # The packages whose tests start the Vault server or run promtool.
-needs_vault='/common/testenv/openbao$|/barbican-operator(/|$)|/e2e/conformance/barbican$|/e2e/charts$'
-# The operators' e2e suites: each on its own control plane, run side by side.
-suites='/e2e/(placement|glance|barbican)$'
+needs_late='/common/testenv/openbao$|/barbican-operator(/|$)|/e2e/conformance/barbican$|/e2e/charts$'
+# The operators' e2e suites (e2e/<dir>): each on its own control plane, run
+# side by side.
+suites='placement glance barbican'
 KUBEBUILDER_ASSETS=$(hack/tools.sh --envtest-assets)
 export KUBEBUILDER_ASSETS
 lint=$(hack/tools.sh --path golangci-lint)
@@ -98,22 +99,23 @@ test_packages() {
   (cd "$mod" && go test -count=1 -timeout 30m "${parallel[@]}" $pkgs)
 }
 for mod in $modules; do
-  test_packages "$mod" -v "$needs_vault|$suites"
+  test_packages "$mod" -v "$needs_late|/e2e/(${suites// /|})\$"
 done
 stage "e2e: conformance against Debian sid's services"
 # Barbican's suite runs sid's barbican in its own pass already (the machine's
 # has no barbican.wsgi.api).
 (cd e2e && CONFORMANCE_DEBIAN=sid go test -count=1 -timeout 30m -p 1 ./conformance/placement/ ./conformance/glance/)
-wait_vault
+wait_late
 # Most of a suite's time is waiting for its control plane, its operator and
 # the pods' API processes; three side by side take little more than the
 # longest alone, and load the machine as a busy cluster would (their waits
 # follow progress, not a fixed deadline). Each prints its output when done.
 stage "e2e: the operators' suites side by side"
-(cd e2e && go test -count=1 -timeout 45m -p 3 ./placement/ ./glance/ ./barbican/)
+# shellcheck disable=SC2046,SC2086 # one word per suite
+(cd e2e && go test -count=1 -timeout 45m -p 3 $(printf './%s/ ' $suites))
 stage "the tests that start the Vault server or run promtool"
 for mod in $modules; do
-  test_packages "$mod" "$needs_vault"
+  test_packages "$mod" "$needs_late"
 done
 stage "bench smoke"
 hack/bench.sh --smoke

@@ -35,12 +35,13 @@ func (c *Cluster) Restart(component string) error {
 	if c.external {
 		return errors.New("restarting a control-plane component is implemented for the local control plane only, not for kind")
 	}
-	unlock, err := lockPorts(filepath.Join(c.root, ".cache", "kwok", "up.lock"))
+	kwok := filepath.Join(c.root, ".cache", "kwok")
+	unlock, err := lockPorts(filepath.Join(kwok, "up.lock"))
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	dir := filepath.Join(c.root, ".cache", "kwok", "clusters", c.Name)
+	dir := filepath.Join(kwok, "clusters", c.Name)
 	pidFile := filepath.Join(dir, "pids", component+".pid")
 	b, err := os.ReadFile(pidFile)
 	if err != nil {

@@ -232,7 +232,12 @@ func SyncExternalSecret(t *testing.T, c client.Client, ns, name string, fields m
 			return nil
 		}
 		poll.Update(t, c, es, time.Minute, func() {
-			es.SetAnnotations(map[string]string{"force-sync": time.Now().Format(time.RFC3339Nano)})
+			ann := es.GetAnnotations()
+			if ann == nil {
+				ann = map[string]string{}
+			}
+			ann["force-sync"] = time.Now().Format(time.RFC3339Nano)
+			es.SetAnnotations(ann)
 		})
 		return fmt.Errorf("secret %s/%s: %d of %d fields not synced from the store yet", ns, name, stale, len(fields))
 	})
