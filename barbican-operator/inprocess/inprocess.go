@@ -24,6 +24,9 @@ import (
 // the managed instances' Service names at servers the caller started.
 type Options = manager.Options
 
+// MetricsPrefix prefixes the operator's own metric names.
+var MetricsPrefix = manager.Operator.MetricsPrefix()
+
 // New builds the manager exactly as the binary does.
 func New(ctx context.Context, cfg *rest.Config, o *Options) (ctrl.Manager, error) {
 	mgr, _, err := manager.New(ctx, cfg, o)
@@ -58,5 +61,5 @@ func Observability() observability.Spec { return manager.Operator.Observability(
 
 // MetricNames are the names of every metric the operator registers.
 func MetricNames() []string {
-	return manager.Operator.MetricNames(controller.NewRemints(manager.Operator.MetricsPrefix()))
+	return manager.Operator.MetricNames(controller.NewRemints(MetricsPrefix))
 }
