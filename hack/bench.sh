@@ -46,7 +46,7 @@ for op in "$@"; do
       continue ;;
     --baseline) args+=(-write-baseline "e2e/bench/baselines/$op.json") ;;
   esac
-  if [ "$mode" != --smoke ] && [ "$op" = placement ]; then
+  if [ "$op" = placement ]; then
     echo "== micro-benchmarks: ${micro_packages[*]}" >&2
     # Build (in parallel) first, then run one package at a time, three runs
     # each, so no benchmark shares the cores with a compiler or another
