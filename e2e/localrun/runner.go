@@ -142,9 +142,14 @@ func (r *Runner) podProfile(ctx context.Context, pod *corev1.Pod) (*Profile, err
 	if owner == nil || owner.Kind != "Job" {
 		return nil, nil
 	}
+	// The pod's Job comes through another watch than the pod: under load
+	// the cache may not hold it yet. Not found is an error, so the pod is
+	// looked at again (with back-off) rather than never run: a Job pod
+	// gets no further event once it is Running. A pod whose Job is really
+	// gone is garbage-collected and ends in Reconcile's not-found branch.
 	var job batchv1.Job
 	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: pod.Namespace, Name: owner.Name}, &job); err != nil {
-		return nil, client.IgnoreNotFound(err)
+		return nil, fmt.Errorf("reading Job %s of pod %s: %w", owner.Name, pod.Name, err)
 	}
 	return r.profile(job.Labels), nil
 }

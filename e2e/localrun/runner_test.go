@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -92,6 +93,52 @@ func TestCrashedAPIProcessRestartsKilledStaysDown(t *testing.T) {
 	if log := serving.proc.Log(); !strings.Contains(log, `"GET / HTTP/1.1" 200`) {
 		t.Errorf("the restarted process did not serve: %q", log)
 	}
+}
+
+// A Job's pod that the runner sees before its cache holds the Job is
+// looked at again (Reconcile returns an error, so it is requeued) instead
+// of being dropped: once the Job is there, the pod runs and its exit code
+// is written.
+func TestJobPodWaitsForItsJob(t *testing.T) {
+	c, err := client.New(cfg, client.Options{})
+	poll.Must(t, err)
+	ctx := t.Context()
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "jobwait"}}
+	poll.Must(t, c.Create(ctx, ns))
+	r := &Runner{Client: c, Profiles: []Profile{{ManagedBy: "localrun-test"}}, pods: map[types.UID]*process{}}
+	t.Cleanup(r.Stop)
+
+	spec := corev1.PodSpec{RestartPolicy: corev1.RestartPolicyNever, Containers: []corev1.Container{{
+		Name: "job", Image: "job", Command: []string{"/bin/sh", "-c", "exit 0"}}}}
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns.Name, Name: "late-0",
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "batch/v1", Kind: "Job", Name: "late", UID: "job-uid", Controller: new(true)}}},
+		Spec: *spec.DeepCopy(),
+	}
+	pod.Spec.NodeName = "node"
+	poll.Must(t, c.Create(ctx, pod))
+	pod.Status = corev1.PodStatus{Phase: corev1.PodRunning}
+	poll.Must(t, c.Status().Update(ctx, pod))
+	req := ctrl.Request{NamespacedName: client.ObjectKeyFromObject(pod)}
+
+	if _, err := r.Reconcile(ctx, req); err == nil {
+		t.Fatal("Reconcile of a Job pod whose Job is not there yet returned no error: the pod would never be looked at again")
+	}
+	job := &batchv1.Job{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns.Name, Name: "late", Labels: map[string]string{labelManagedBy: "localrun-test"}},
+		Spec:       batchv1.JobSpec{Template: corev1.PodTemplateSpec{Spec: spec}},
+	}
+	poll.Must(t, c.Create(ctx, job))
+	if _, err := r.Reconcile(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	poll.Until(t, time.Minute, func() error {
+		poll.Must(t, c.Get(ctx, req.NamespacedName, pod))
+		if got := pod.Annotations[ExitCodeAnnotation]; got != "0" {
+			return fmt.Errorf("exit code annotation %q, want 0", got)
+		}
+		return nil
+	})
 }
 
 // runningPod creates a ReplicaSet's pod of the test profile, scheduled and
