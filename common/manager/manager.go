@@ -4,12 +4,16 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
+	"slices"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
@@ -21,6 +25,7 @@ import (
 	"github.com/c5c3/openstack-operators/common/observability"
 	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/probe"
+	"github.com/c5c3/openstack-operators/common/secretcache"
 	"github.com/c5c3/openstack-operators/common/service"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
 	"github.com/c5c3/openstack-operators/common/version"
@@ -73,8 +78,11 @@ func New[R any](ctx context.Context, cfg *rest.Config, o *Options, op Operator[R
 	cacheOpts := operator.CacheOptions(op.Profile.ManagedBy, o.WatchNamespaces...)
 	cacheOpts.SyncPeriod = &o.SyncPeriod
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                 scheme,
-		Cache:                  cacheOpts,
+		Scheme: scheme,
+		Cache:  cacheOpts,
+		// Secret metadata is watched only in the namespaces that hold one
+		// of the operator's CRs (docs/decisions/caching.md).
+		NewCache:               secretcache.NewFunc(ownKinds(scheme, op.Group)...),
 		Client:                 operator.ClientOptions(),
 		Metrics:                metricsserver.Options{BindAddress: o.MetricsAddr},
 		HealthProbeBindAddress: o.ProbeAddr,
@@ -149,6 +157,27 @@ func New[R any](ctx context.Context, cfg *rest.Config, o *Options, op Operator[R
 		return nil, none, err
 	}
 	return mgr, r, nil
+}
+
+// ownKinds are the operator's own kinds: one object of every kind of group
+// in scheme that is an object (lists and option kinds are not), by kind.
+func ownKinds(scheme *runtime.Scheme, group string) []client.Object {
+	byKind := map[string]client.Object{}
+	for gvk := range scheme.AllKnownTypes() {
+		if gvk.Group != group || strings.HasSuffix(gvk.Kind, "List") {
+			continue
+		}
+		if obj, err := scheme.New(gvk); err == nil {
+			if o, ok := obj.(client.Object); ok {
+				byKind[gvk.Kind] = o
+			}
+		}
+	}
+	out := make([]client.Object, 0, len(byKind))
+	for _, k := range slices.Sorted(maps.Keys(byKind)) {
+		out = append(out, byKind[k])
+	}
+	return out
 }
 
 // Run builds the manager and blocks until ctx ends.

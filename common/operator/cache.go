@@ -35,8 +35,10 @@ func NewScheme(add ...func(*runtime.Scheme) error) *runtime.Scheme {
 // labelled managed-by=<managedBy>, so unrelated Deployments, ConfigMaps and
 // Jobs of a big cluster never enter memory. No cached object keeps its
 // managedFields, which nothing reads. Secrets are watched as metadata only
-// (see ClientOptions) and, since that watch sees every Secret of the
-// cluster, each is trimmed to what the watches read (TrimSecretMetadata).
+// (see ClientOptions) and, since that watch sees every Secret of a
+// namespace (of every namespace holding a CR on the management cluster,
+// common/secretcache; of the listed ones on a target cluster), each is
+// trimmed to what the watches read (TrimSecretMetadata).
 func CacheOptions(managedBy string, namespaces ...string) cache.Options {
 	sel := labels.SelectorFromSet(labels.Set{workload.ManagedByLabel: managedBy})
 	byLabel := cache.ByObject{Label: sel}
@@ -69,9 +71,10 @@ var keptSecretLabels = []string{
 	workload.ConfigBaseLabel,
 }
 
-// TrimSecretMetadata is the cache transform of Secrets. The metadata-only
-// Secret informer holds every Secret of the cluster (a referenced credential
-// Secret may be hand-made or written by ESO, so no selector can narrow it),
+// TrimSecretMetadata is the cache transform of Secrets. A metadata-only
+// Secret informer holds every Secret of its namespaces (a referenced
+// credential Secret may be hand-made or written by ESO, so no selector can
+// narrow it),
 // and its events are mapped by name and namespace (referenced Secrets) or by
 // controller reference (owned Secrets). A Secret's metadata therefore keeps
 // its identity (name, namespace, uid, resourceVersion, creation and deletion

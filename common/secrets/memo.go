@@ -25,10 +25,11 @@ const MemoIdle = time.Hour
 // embedded client, whose Secret reads are uncached) and remembered; every
 // other read and every write passes through. A Secret the operator writes is
 // remembered at the version the server returned. Metadata-only Secret reads
-// and lists (unpaged) are the informer's: it holds every Secret's metadata.
+// and lists (unpaged) are Meta's: the informer holds the metadata of every
+// Secret in the namespaces it watches (and reads the others live).
 type Memo struct {
 	client.Client
-	// Meta reads the metadata-only Secret informer (the cluster's cache).
+	// Meta reads the metadata-only Secret informers (the cluster's cache).
 	Meta client.Reader
 	// Now is the clock of the idle sweep; time.Now when nil.
 	Now func() time.Time

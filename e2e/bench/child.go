@@ -20,6 +20,8 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/c5c3/openstack-operators/common/secretcache"
 )
 
 // readyLine starts the one line the operator process prints on stdout once
@@ -68,6 +70,12 @@ func RunOperator(ctx context.Context, op *Operator, o ChildOptions, stdin io.Rea
 		writeJSON(w, s, err)
 	})
 	mux.HandleFunc("/cached-secrets", func(w http.ResponseWriter, r *http.Request) {
+		// The namespace informers' count: a list across namespaces would
+		// be the API server's answer, not the cache's.
+		if sc, ok := mgr.GetCache().(*secretcache.Cache); ok {
+			writeJSON(w, sc.Len(), nil)
+			return
+		}
 		list := &metav1.PartialObjectMetadataList{}
 		list.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("SecretList"))
 		err := mgr.GetCache().List(r.Context(), list)

@@ -1,60 +1,19 @@
 package bench
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"os"
-	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
+
+	"github.com/c5c3/openstack-operators/common/memstat"
 )
 
 // MemorySample is the operator's memory at one moment, after a collection.
-type MemorySample struct {
-	// HeapInuseBytes is runtime.MemStats.HeapInuse after runtime.GC.
-	HeapInuseBytes uint64 `json:"heap_inuse_bytes"`
-	// HeapAllocBytes is the live heap after runtime.GC.
-	HeapAllocBytes uint64 `json:"heap_alloc_bytes"`
-	// RSSBytes is VmRSS after the free pages went back to the OS.
-	RSSBytes uint64 `json:"rss_bytes"`
-}
+type MemorySample = memstat.Sample
 
-// sampleMemory collects garbage, returns free pages to the OS and reads the
-// process's heap and RSS, so two samples differ by what is live, not by when
-// the collector last ran.
-func sampleMemory() (MemorySample, error) {
-	runtime.GC()
-	debug.FreeOSMemory()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	rss, err := vmRSS("/proc/self/status")
-	if err != nil {
-		return MemorySample{}, err
-	}
-	return MemorySample{HeapInuseBytes: ms.HeapInuse, HeapAllocBytes: ms.HeapAlloc, RSSBytes: rss}, nil
-}
-
-// vmRSS reads the VmRSS line (in kB) of a /proc/<pid>/status file.
-func vmRSS(path string) (uint64, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0, err
-	}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) >= 2 && f[0] == "VmRSS:" {
-			kb, err := strconv.ParseUint(f[1], 10, 64)
-			if err != nil {
-				return 0, fmt.Errorf("parsing VmRSS %q: %w", f[1], err)
-			}
-			return kb * 1024, nil
-		}
-	}
-	return 0, fmt.Errorf("no VmRSS in %s", path)
-}
+// sampleMemory is the operator process's memory sample.
+func sampleMemory() (MemorySample, error) { return memstat.Take() }
 
 // procStat is what the harness reads of /proc/<pid>/stat.
 type procStat struct {

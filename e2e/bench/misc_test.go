@@ -2,7 +2,6 @@ package bench
 
 import (
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -37,22 +36,6 @@ func TestParseProcStat(t *testing.T) {
 	}
 	if cpu, err := processCPU(os.Getpid()); err != nil || cpu < 0 {
 		t.Errorf("own CPU time %v, %v", cpu, err)
-	}
-}
-
-func TestVmRSS(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "status")
-	if err := os.WriteFile(path, []byte("Name:\tbench\nVmPeak:\t 1000 kB\nVmRSS:\t    2048 kB\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if got, err := vmRSS(path); err != nil || got != 2048*1024 {
-		t.Errorf("vmRSS = %d, %v; want 2 MiB", got, err)
-	}
-	if err := os.WriteFile(path, []byte("Name:\tbench\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := vmRSS(path); err == nil {
-		t.Error("missing VmRSS parsed without error")
 	}
 }
 

@@ -1,0 +1,281 @@
+package secretcache
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	toolscache "k8s.io/client-go/tools/cache"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/c5c3/openstack-operators/common/testenv"
+)
+
+// recorder is a Secret event handler that keeps what it got, as
+// "<event> <namespace>/<name>" lines.
+type recorder struct {
+	mu  sync.Mutex
+	got []string
+}
+
+func (r *recorder) add(event string, obj any) {
+	o := obj.(client.Object)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.got = append(r.got, fmt.Sprintf("%s %s/%s", event, o.GetNamespace(), o.GetName()))
+}
+
+func (r *recorder) OnAdd(obj any, _ bool) { r.add("add", obj) }
+func (r *recorder) OnUpdate(_, obj any)   { r.add("update", obj) }
+func (r *recorder) OnDelete(obj any)      { r.add("delete", obj) }
+
+func (r *recorder) events() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.got)
+}
+
+func (r *recorder) has(line string) bool { return slices.Contains(r.events(), line) }
+
+// in are the events of namespace ns.
+func (r *recorder) in(ns string) []string {
+	var out []string
+	for _, l := range r.events() {
+		if _, obj, _ := strings.Cut(l, " "); strings.HasPrefix(obj, ns+"/") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// eventually polls cond until it holds; a busy machine only slows it down,
+// so the bound is generous and the failure names what was awaited.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited in vain for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSecretInformersFollowTrackedObjects(t *testing.T) {
+	_, cfg, ctx := testenv.StartForTest(t, testenv.Options{WithoutGatewayAPI: true})
+	c, err := client.New(cfg, client.Options{})
+	must(t, err)
+	for _, ns := range []string{"with-cr", "without-cr"} {
+		must(t, c.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}))
+		must(t, c.Create(ctx, secret(ns, "s")))
+	}
+
+	// LimitRanges stand in for the operator's CRs: a typed namespaced kind
+	// of which the API server makes none itself (every namespace gets a
+	// ConfigMap).
+	sc := start(t, ctx, cfg, &corev1.LimitRange{})
+	inf, err := sc.GetInformer(ctx, secretMeta())
+	must(t, err)
+	early := &recorder{}
+	reg, err := inf.AddEventHandler(early)
+	must(t, err)
+	if got := sc.Namespaces(); len(got) != 0 {
+		t.Fatalf("Secret informers before any tracked object: %v", got)
+	}
+	if !reg.HasSynced() {
+		t.Error("a handler with no namespace informer to wait for is not synced")
+	}
+
+	// Without an informer, metadata reads go to the API server.
+	meta := secretMeta()
+	must(t, sc.Get(ctx, client.ObjectKey{Namespace: "without-cr", Name: "s"}, meta))
+	if meta.ResourceVersion == "" {
+		t.Fatal("live read of Secret metadata without a resourceVersion")
+	}
+
+	// A tracked object starts its namespace's informer, whose initial list
+	// reaches the handler added before.
+	must(t, c.Create(ctx, tracked("with-cr", "a")))
+	eventually(t, "the informer of namespace with-cr", func() bool { return slices.Equal(sc.Namespaces(), []string{"with-cr"}) })
+	eventually(t, "the initial add of with-cr/s", func() bool { return early.has("add with-cr/s") })
+	eventually(t, "the handler synced", reg.HasSynced)
+	if n := sc.Len(); n != 1 {
+		t.Errorf("the informers hold %d Secrets, want 1 (with-cr/s)", n)
+	}
+
+	// A Secret change where no tracked object is never reaches a handler:
+	// updated first, before one with a tracked object, whose event arrives.
+	bump(t, ctx, c, "without-cr", "s")
+	bump(t, ctx, c, "with-cr", "s")
+	eventually(t, "the update of with-cr/s", func() bool { return early.has("update with-cr/s") })
+	if got := early.in("without-cr"); len(got) != 0 {
+		t.Errorf("events from a namespace without a tracked object: %v", got)
+	}
+
+	// Reads in a namespace with an informer come from it: the object the
+	// API server has is the one read, once the informer has the update.
+	want := secretMeta()
+	must(t, c.Get(ctx, client.ObjectKey{Namespace: "with-cr", Name: "s"}, want))
+	eventually(t, "the informer's read of the update", func() bool {
+		got := secretMeta()
+		return sc.Get(ctx, client.ObjectKey{Namespace: "with-cr", Name: "s"}, got) == nil && got.ResourceVersion == want.ResourceVersion
+	})
+	list := &metav1.PartialObjectMetadataList{}
+	list.SetGroupVersionKind(secretListGVK)
+	must(t, sc.List(ctx, list, client.InNamespace("with-cr")))
+	if len(list.Items) != 1 || list.Items[0].Name != "s" {
+		t.Errorf("namespace list: %v", list.Items)
+	}
+	// Across namespaces the list is the API server's: both Secrets.
+	must(t, sc.List(ctx, list))
+	if names := itemNames(list); !slices.Contains(names, "with-cr/s") || !slices.Contains(names, "without-cr/s") {
+		t.Errorf("list across namespaces: %v", names)
+	}
+
+	// A handler added once an informer runs gets its initial list too.
+	late := &recorder{}
+	_, err = inf.AddEventHandler(late)
+	must(t, err)
+	eventually(t, "the late handler's add of with-cr/s", func() bool { return late.has("add with-cr/s") })
+
+	// A second tracked object keeps the informer when the first goes.
+	must(t, c.Create(ctx, tracked("with-cr", "b")))
+	eventually(t, "the second tracked object in the cache", func() bool {
+		return sc.Get(ctx, client.ObjectKey{Namespace: "with-cr", Name: "b"}, &corev1.LimitRange{}) == nil
+	})
+	must(t, c.Delete(ctx, tracked("with-cr", "a")))
+	eventually(t, "the first tracked object gone from the cache", func() bool {
+		return sc.Get(ctx, client.ObjectKey{Namespace: "with-cr", Name: "a"}, &corev1.LimitRange{}) != nil
+	})
+	if got := sc.Namespaces(); !slices.Equal(got, []string{"with-cr"}) {
+		t.Fatalf("informers with one tracked object left: %v", got)
+	}
+
+	// The last one stops it; reads go to the API server again.
+	must(t, c.Delete(ctx, tracked("with-cr", "b")))
+	eventually(t, "the informer of with-cr stopped", func() bool { return len(sc.Namespaces()) == 0 })
+	bump(t, ctx, c, "with-cr", "s")
+	must(t, c.Get(ctx, client.ObjectKey{Namespace: "with-cr", Name: "s"}, want))
+	got := secretMeta()
+	must(t, sc.Get(ctx, client.ObjectKey{Namespace: "with-cr", Name: "s"}, got))
+	if got.ResourceVersion != want.ResourceVersion {
+		t.Errorf("read after the informer stopped: resourceVersion %s, the API server has %s", got.ResourceVersion, want.ResourceVersion)
+	}
+}
+
+func TestSecretInformerUsesTheSecretTransform(t *testing.T) {
+	_, cfg, ctx := testenv.StartForTest(t, testenv.Options{WithoutGatewayAPI: true})
+	c, err := client.New(cfg, client.Options{})
+	must(t, err)
+	must(t, c.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "ns"}}))
+	s := secret("ns", "s")
+	s.Annotations = map[string]string{"big": "annotation"}
+	must(t, c.Create(ctx, s))
+	dropAnnotations := func(in any) (any, error) {
+		if m, ok := in.(*metav1.PartialObjectMetadata); ok {
+			m.Annotations = nil
+		}
+		return in, nil
+	}
+	sc := startWith(t, ctx, cfg, cache.Options{ByObject: map[client.Object]cache.ByObject{
+		&corev1.Secret{}: {Transform: dropAnnotations, Namespaces: map[string]cache.Config{"elsewhere": {}}},
+	}}, &corev1.LimitRange{})
+	must(t, c.Create(ctx, tracked("ns", "a")))
+	eventually(t, "the informer of ns", func() bool { return len(sc.Namespaces()) == 1 })
+	got := secretMeta()
+	// The first read waits for the informer to sync: no retry needed.
+	must(t, sc.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "s"}, got))
+	if got.Annotations != nil {
+		t.Errorf("the Secrets' transform did not run: annotations %v", got.Annotations)
+	}
+	if got.UID != s.UID {
+		t.Errorf("uid %s, want %s", got.UID, s.UID)
+	}
+}
+
+func TestOnlySecretMetadataIsSplit(t *testing.T) {
+	list := &metav1.PartialObjectMetadataList{}
+	list.SetGroupVersionKind(secretListGVK)
+	cm := &metav1.PartialObjectMetadata{}
+	cm.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("ConfigMap"))
+	for _, c := range []struct {
+		obj  runtime.Object
+		want bool
+	}{{secretMeta(), true}, {list, true}, {&corev1.Secret{}, false}, {&corev1.SecretList{}, false}, {cm, false}} {
+		if got := secretMetadata(c.obj); got != c.want {
+			t.Errorf("%T %v: split %v, want %v", c.obj, c.obj.GetObjectKind().GroupVersionKind(), got, c.want)
+		}
+	}
+}
+
+func start(t *testing.T, ctx context.Context, cfg *rest.Config, tracked ...client.Object) *Cache {
+	return startWith(t, ctx, cfg, cache.Options{}, tracked...)
+}
+
+func startB(b *testing.B, ctx context.Context, cfg *rest.Config) *Cache {
+	return startWith(b, ctx, cfg, cache.Options{}, &corev1.LimitRange{})
+}
+
+func startWith(t testing.TB, ctx context.Context, cfg *rest.Config, opts cache.Options, tracked ...client.Object) *Cache {
+	t.Helper()
+	opts.Scheme = scheme.Scheme
+	sc, err := New(cfg, opts, tracked...)
+	must(t, err)
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- sc.Start(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("cache: %v", err)
+		}
+	})
+	if !sc.WaitForCacheSync(ctx) {
+		t.Fatal("cache did not sync")
+	}
+	return sc
+}
+
+func secret(ns, name string) *corev1.Secret {
+	return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, StringData: map[string]string{"k": "v"}}
+}
+
+func tracked(ns, name string) *corev1.LimitRange {
+	return &corev1.LimitRange{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+}
+
+// bump changes a Secret's data, so its resourceVersion moves.
+func bump(t *testing.T, ctx context.Context, c client.Client, ns, name string) {
+	t.Helper()
+	s := &corev1.Secret{}
+	must(t, c.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, s))
+	s.Data["k"] = append(s.Data["k"], 'x')
+	must(t, c.Update(ctx, s))
+}
+
+func itemNames(l *metav1.PartialObjectMetadataList) []string {
+	var out []string
+	for _, i := range l.Items {
+		out = append(out, i.Namespace+"/"+i.Name)
+	}
+	return out
+}
+
+var _ toolscache.ResourceEventHandler = &recorder{}
