@@ -14,6 +14,7 @@ package secretcache
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -22,6 +23,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
@@ -52,11 +54,12 @@ type Cache struct {
 	transform toolscache.TransformFunc
 	tracked   []client.Object
 
-	mu      sync.Mutex
-	ctx     context.Context
-	holders map[string]map[holder]struct{}
-	shards  map[string]*shard
-	regs    []*registration
+	mu       sync.Mutex
+	ctx      context.Context
+	trackers []toolscache.ResourceEventHandlerRegistration
+	holders  map[string]map[holder]struct{}
+	shards   map[string]*shard
+	regs     []*registration
 }
 
 // holder is a tracked object keeping its namespace's informer running.
@@ -156,11 +159,14 @@ func (c *Cache) Get(ctx context.Context, key client.ObjectKey, obj client.Object
 	if !secretMetadata(obj) {
 		return c.Cache.Get(ctx, key, obj, opts...)
 	}
-	if s := c.shard(key.Namespace); s != nil && len(opts) == 0 {
-		if err := s.wait(ctx); err != nil {
+	if len(opts) == 0 {
+		s, err := c.synced(ctx, key.Namespace)
+		if err != nil {
 			return err
 		}
-		return s.get(key, obj.(*metav1.PartialObjectMetadata))
+		if s != nil {
+			return s.get(key, obj.(*metav1.PartialObjectMetadata))
+		}
 	}
 	return c.live.Get(ctx, key, obj, opts...)
 }
@@ -173,13 +179,36 @@ func (c *Cache) List(ctx context.Context, list client.ObjectList, opts ...client
 		return c.Cache.List(ctx, list, opts...)
 	}
 	lo := (&client.ListOptions{}).ApplyOptions(opts)
-	if s := c.shard(lo.Namespace); lo.Namespace != "" && s != nil && lo.Limit == 0 && lo.Continue == "" {
-		if err := s.wait(ctx); err != nil {
+	if lo.Namespace != "" && lo.Limit == 0 && lo.Continue == "" {
+		s, err := c.synced(ctx, lo.Namespace)
+		if err != nil {
 			return err
 		}
-		return s.list(lo, list.(*metav1.PartialObjectMetadataList))
+		if s != nil {
+			return s.list(lo, list.(*metav1.PartialObjectMetadataList))
+		}
 	}
 	return c.live.List(ctx, list, opts...)
+}
+
+// synced is ns's Secret informer once it has synced, nil when none runs
+// (or it stopped, its namespace's last tracked object gone): the caller
+// reads live then.
+func (c *Cache) synced(ctx context.Context, ns string) (*shard, error) {
+	s := c.shard(ns)
+	if s == nil {
+		return nil, nil
+	}
+	if err := s.wait(ctx); err != nil {
+		if errors.Is(err, errStopped) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	if s.stopped() {
+		return nil, nil
+	}
+	return s, nil
 }
 
 // GetInformer returns, for Secret metadata, the informer spanning the
@@ -208,14 +237,41 @@ func (c *Cache) IndexField(ctx context.Context, obj client.Object, field string,
 	return c.Cache.IndexField(ctx, obj, field, extract)
 }
 
-// WaitForCacheSync waits for the wrapped cache and every running namespace
-// informer.
+// GetInformerForKind refuses Secrets: by kind it would be a typed,
+// cluster-wide Secret informer, which caches Secret data (GetInformer with
+// a metadata-only Secret is the Secret informer).
+func (c *Cache) GetInformerForKind(ctx context.Context, gvk schema.GroupVersionKind, opts ...cache.InformerGetOption) (cache.Informer, error) {
+	if gvk == secretGVK {
+		return nil, errors.New("secretcache: no typed Secret informer; GetInformer with Secret metadata is the Secret informer")
+	}
+	return c.Cache.GetInformerForKind(ctx, gvk, opts...)
+}
+
+// WaitForCacheSync waits for the wrapped cache, for the tracked kinds'
+// objects to have started their namespaces' Secret informers, and for
+// those to sync (or stop).
 func (c *Cache) WaitForCacheSync(ctx context.Context) bool {
 	if !c.Cache.WaitForCacheSync(ctx) {
 		return false
 	}
+	if !toolscache.WaitForCacheSync(ctx.Done(), c.trackersSynced) {
+		return false
+	}
 	for _, s := range c.running() {
-		if s.wait(ctx) != nil {
+		if err := s.wait(ctx); err != nil && !errors.Is(err, errStopped) {
+			return false
+		}
+	}
+	return true
+}
+
+// trackersSynced reports whether the tracked kinds' initial objects have all
+// reached the tracker (so every namespace informer they need exists).
+func (c *Cache) trackersSynced() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, r := range c.trackers {
+		if !r.HasSynced() {
 			return false
 		}
 	}
@@ -234,9 +290,13 @@ func (c *Cache) Start(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("secretcache: informer of %T: %w", obj, err)
 		}
-		if _, err := inf.AddEventHandler(tracker{c: c}); err != nil {
+		r, err := inf.AddEventHandler(tracker{c: c})
+		if err != nil {
 			return err
 		}
+		c.mu.Lock()
+		c.trackers = append(c.trackers, r)
+		c.mu.Unlock()
 	}
 	return c.Cache.Start(ctx)
 }

@@ -2,6 +2,7 @@ package secretcache
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -279,3 +280,84 @@ func itemNames(l *metav1.PartialObjectMetadataList) []string {
 }
 
 var _ toolscache.ResourceEventHandler = &recorder{}
+
+// Objects that exist when the cache starts have their namespace informers
+// running and synced once WaitForCacheSync returns: controllers start on a
+// complete Secret watch, as with a cluster-wide informer.
+func TestStartSyncsTheInformersOfExistingObjects(t *testing.T) {
+	_, cfg, ctx := testenv.StartForTest(t, testenv.Options{WithoutGatewayAPI: true})
+	c, err := client.New(cfg, client.Options{})
+	must(t, err)
+	var want []string
+	for i := range 5 {
+		ns := fmt.Sprintf("early-%d", i)
+		want = append(want, ns)
+		must(t, c.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}))
+		must(t, c.Create(ctx, secret(ns, "s")))
+		must(t, c.Create(ctx, tracked(ns, "cr")))
+	}
+	sc := start(t, ctx, cfg, &corev1.LimitRange{})
+	if got := sc.Namespaces(); !slices.Equal(got, want) {
+		t.Fatalf("informers after WaitForCacheSync: %v, want %v", got, want)
+	}
+	inf, err := sc.GetInformer(ctx, secretMeta())
+	must(t, err)
+	if !inf.HasSynced() {
+		t.Error("Secret informer not synced after WaitForCacheSync")
+	}
+	if n := sc.Len(); n != len(want) {
+		t.Errorf("the informers hold %d Secrets, want %d", n, len(want))
+	}
+}
+
+// A namespace informer stopped before its first list (its last tracked
+// object gone at once) is skipped: reads in its namespace go live and
+// WaitForCacheSync does not fail on it.
+func TestStoppedInformerFallsBackToLiveReads(t *testing.T) {
+	_, cfg, ctx := testenv.StartForTest(t, testenv.Options{WithoutGatewayAPI: true})
+	c, err := client.New(cfg, client.Options{})
+	must(t, err)
+	must(t, c.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "gone"}}))
+	must(t, c.Create(ctx, secret("gone", "s")))
+	sc := start(t, ctx, cfg, &corev1.LimitRange{})
+
+	// Start it with its context already cancelled: it never lists.
+	sc.mu.Lock()
+	ctxBefore := sc.ctx
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	sc.ctx = cancelled
+	sc.startShard("gone")
+	sc.ctx = ctxBefore
+	s := sc.shards["gone"]
+	sc.mu.Unlock()
+	<-s.done
+	if err := s.wait(ctx); !errors.Is(err, errStopped) {
+		t.Fatalf("wait on an informer stopped before its list: %v, want errStopped", err)
+	}
+	got := secretMeta()
+	must(t, sc.Get(ctx, client.ObjectKey{Namespace: "gone", Name: "s"}, got))
+	if got.Name != "s" || got.ResourceVersion == "" {
+		t.Errorf("live read: %v", got.ObjectMeta)
+	}
+	list := &metav1.PartialObjectMetadataList{}
+	list.SetGroupVersionKind(secretListGVK)
+	must(t, sc.List(ctx, list, client.InNamespace("gone")))
+	if names := itemNames(list); !slices.Equal(names, []string{"gone/s"}) {
+		t.Errorf("live list: %v", names)
+	}
+	if !sc.WaitForCacheSync(ctx) {
+		t.Error("WaitForCacheSync failed on an informer that stopped")
+	}
+}
+
+func TestNoTypedSecretInformer(t *testing.T) {
+	_, cfg, ctx := testenv.StartForTest(t, testenv.Options{WithoutGatewayAPI: true})
+	sc := start(t, ctx, cfg, &corev1.LimitRange{})
+	if _, err := sc.GetInformerForKind(ctx, secretGVK); err == nil {
+		t.Error("GetInformerForKind(Secret) built an informer: a typed one caches Secret data cluster-wide")
+	}
+	if _, err := sc.GetInformerForKind(ctx, corev1.SchemeGroupVersion.WithKind("LimitRange")); err != nil {
+		t.Errorf("another kind: %v", err)
+	}
+}

@@ -20,6 +20,15 @@ func secretMeta() *metav1.PartialObjectMetadata {
 
 // informer is the Secret metadata informer of a Cache: a handler added to it
 // gets the events of every namespace informer, running or started later.
+// Unlike a shared informer's, a handler may be called from several
+// goroutines at once (one per namespace informer, and the caller's for the
+// adds replayed when it is added), and a replayed add may follow a newer
+// event of the same Secret: handlers must be safe for concurrent use and
+// order-insensitive, as controller-runtime's enqueueing handlers,
+// predicates and map functions are. A handler must not read Secret
+// metadata through the Cache in its own namespace during that namespace
+// informer's first list (the read waits for the list, which waits for the
+// handler).
 type informer struct{ c *Cache }
 
 var _ cache.Informer = &informer{}
@@ -111,7 +120,7 @@ func (i *informer) AddIndexers(toolscache.Indexers) error {
 
 // HasSynced reports whether every running namespace informer has synced
 // and passed its initial list on.
-func (i *informer) HasSynced() bool { return i.c.synced() }
+func (i *informer) HasSynced() bool { return i.c.handlersSynced() }
 
 // HasSyncedChecker completes once the namespace informers running now have
 // synced (or stopped).
@@ -122,14 +131,17 @@ func (i *informer) IsStopped() bool { return false }
 
 // HasSynced reports whether every running namespace informer has passed its
 // initial list on.
-func (r *registration) HasSynced() bool { return r.c.synced() }
+func (r *registration) HasSynced() bool { return r.c.handlersSynced() }
 
 // HasSyncedChecker: see informer.HasSyncedChecker.
 func (r *registration) HasSyncedChecker() toolscache.DoneChecker { return r.c.syncedChecker() }
 
-// synced reports whether every running namespace informer has passed its
-// initial list to the dispatcher.
-func (c *Cache) synced() bool {
+// handlersSynced reports whether every namespace informer the tracked
+// objects need runs and has passed its initial list to the dispatcher.
+func (c *Cache) handlersSynced() bool {
+	if !c.trackersSynced() {
+		return false
+	}
 	for _, s := range c.running() {
 		if !s.controller.HasSynced() {
 			return false

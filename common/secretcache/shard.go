@@ -59,8 +59,11 @@ func newShard(md metadata.Interface, ns string, transform toolscache.TransformFu
 	return &shard{store: store, controller: controller}
 }
 
+// errStopped is wait's answer for an informer stopped before it synced.
+var errStopped = errors.New("secretcache: the Secret informer stopped before it synced")
+
 // wait blocks until the shard's informer has synced (at once after the
-// first time), or ctx or the shard ends.
+// first time), or ctx ends (ctx's error) or the shard stops (errStopped).
 func (s *shard) wait(ctx context.Context) error {
 	if s.synced.Load() {
 		return nil
@@ -72,7 +75,17 @@ func (s *shard) wait(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-s.done:
-		return errors.New("secretcache: the Secret informer stopped before it synced")
+		return errStopped
+	}
+}
+
+// stopped reports whether the shard's informer has stopped.
+func (s *shard) stopped() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
 	}
 }
 
