@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 
+	"github.com/c5c3/openstack-operators/common/echo"
 	"github.com/c5c3/openstack-operators/common/secrets"
 )
 
@@ -36,6 +37,11 @@ type Target struct {
 	Cache client.Reader
 	// Mapper answers which kinds the cluster serves.
 	Mapper meta.RESTMapper
+	// Writes records the versions Client's writes left objects at, for the
+	// predicate that keeps their echoes from costing passes (common/echo);
+	// only the management cluster's target has one: the remote watches map
+	// by owner labels and keep every event.
+	Writes *echo.Writes
 	// APIHost and HTTP reach the cluster's API server, for the health probe
 	// through services/proxy; unset for the management cluster.
 	APIHost string
@@ -44,14 +50,22 @@ type Target struct {
 
 // New is the target of a cluster: Client is the cluster's client behind a
 // Secret memo validated against its metadata-only Secret informer, so a
-// pass over unchanged Secrets reads none from the API server.
+// pass over unchanged Secrets reads none from the API server. The
+// management cluster's (name empty) also records its writes in Writes.
 func New(name string, cl cluster.Cluster) Target {
+	var c client.Client = cl.GetClient()
+	var writes *echo.Writes
+	if name == "" {
+		writes = &echo.Writes{Scheme: cl.GetScheme()}
+		c = echo.Client{Client: c, Writes: writes}
+	}
 	return Target{
 		Name:   name,
-		Client: &secrets.Memo{Client: cl.GetClient(), Meta: cl.GetCache()},
+		Client: &secrets.Memo{Client: c, Meta: cl.GetCache()},
 		Reader: cl.GetAPIReader(),
 		Cache:  cl.GetCache(),
 		Mapper: cl.GetRESTMapper(),
+		Writes: writes,
 	}
 }
 

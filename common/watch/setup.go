@@ -7,6 +7,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/c5c3/openstack-operators/common/echo"
 	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/service"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
@@ -25,7 +26,11 @@ func Setup(mgr ctrl.Manager, base *service.Reconciler, name string, m Mapper, op
 		return err
 	}
 	base.GatewayAPI = served
-	b := Local(ctrl.NewControllerManagedBy(mgr).Named(name), m, base.Profile.Owned, served)
+	var writes *echo.Writes
+	if base.Resolver != nil {
+		writes = base.Resolver.Local.Writes
+	}
+	b := Local(ctrl.NewControllerManagedBy(mgr).Named(name), m, base.Profile.Owned, served, writes)
 	if extra != nil {
 		b = extra(b)
 	}

@@ -1,0 +1,256 @@
+// Package echo keeps the watch events of the operator's own writes from
+// costing a pass. A pass that creates or updates a child already knows the
+// state it wrote; the event the child's informer then delivers (the echo)
+// would only run a pass over what the writing pass saw, and in a burst of
+// new CRs those echo passes are a large part of all passes. Writes records
+// the resourceVersion each write of this process left an object at
+// (Client), and Predicate drops an event whose object is at exactly that
+// version: any other change (a controller's status update, a user's edit,
+// a deletion) carries another version and passes.
+//
+// On a loopback or a fast network the echo often reaches the informer
+// before the write's response reaches the writer: an event for an object
+// with a write of this process in flight therefore waits (at most
+// MaxWait) until that write has returned and been recorded.
+package echo
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+)
+
+// MaxWait bounds how long an event waits for a write in flight to the same
+// object: a write that takes longer (an API server under strain) lets the
+// event pass, which costs at most one pass.
+const MaxWait = 2 * time.Second
+
+// Writes is the version each object was left at by this process's last
+// write to it, by UID. An entry lives until an event shows the object at
+// another version or deleted, so it is bounded by the objects the process
+// wrote that still exist; an object written again replaces its entry.
+// Scheme names the kinds of typed objects (writes in flight are known by
+// kind, namespace and name: a create has no UID yet). The zero value with
+// a Scheme is ready; a nil *Writes records nothing and drops nothing.
+type Writes struct {
+	Scheme *runtime.Scheme
+
+	mu       sync.Mutex
+	version  map[types.UID]string
+	inFlight map[objectKey]*flight
+	waiting  int
+}
+
+type objectKey struct {
+	kind            schema.GroupKind
+	namespace, name string
+}
+
+// flight is the writes in flight to one object; done closes when the last
+// has returned.
+type flight struct {
+	n    int
+	done chan struct{}
+}
+
+// key names obj by kind, namespace and name; false when its kind is not
+// known to the scheme (such an object is never waited for).
+func (w *Writes) key(obj client.Object) (objectKey, bool) {
+	if w.Scheme == nil {
+		return objectKey{}, false
+	}
+	gvk, err := apiutil.GVKForObject(obj, w.Scheme)
+	if err != nil {
+		return objectKey{}, false
+	}
+	return objectKey{kind: gvk.GroupKind(), namespace: obj.GetNamespace(), name: obj.GetName()}, true
+}
+
+// begin marks a write to obj in flight; the function it returns marks it
+// returned (after its version was recorded).
+func (w *Writes) begin(obj client.Object) func() {
+	if w == nil {
+		return func() {}
+	}
+	k, ok := w.key(obj)
+	if !ok {
+		return func() {}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.inFlight == nil {
+		w.inFlight = map[objectKey]*flight{}
+	}
+	f := w.inFlight[k]
+	if f == nil {
+		f = &flight{done: make(chan struct{})}
+		w.inFlight[k] = f
+	}
+	f.n++
+	return func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if f.n--; f.n == 0 {
+			close(f.done)
+			delete(w.inFlight, k)
+		}
+	}
+}
+
+// await waits until no write to obj is in flight, at most MaxWait.
+func (w *Writes) await(obj client.Object) {
+	k, ok := w.key(obj)
+	if !ok {
+		return
+	}
+	w.mu.Lock()
+	f := w.inFlight[k]
+	if f != nil {
+		w.waiting++
+	}
+	w.mu.Unlock()
+	if f == nil {
+		return
+	}
+	defer func() {
+		w.mu.Lock()
+		w.waiting--
+		w.mu.Unlock()
+	}()
+	t := time.NewTimer(MaxWait)
+	defer t.Stop()
+	select {
+	case <-f.done:
+	case <-t.C:
+	}
+}
+
+// Record notes that obj, as returned by a successful write, is at its
+// resourceVersion because of this process.
+func (w *Writes) Record(obj client.Object) {
+	if w == nil || obj.GetUID() == "" || obj.GetResourceVersion() == "" {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.version == nil {
+		w.version = map[types.UID]string{}
+	}
+	w.version[obj.GetUID()] = obj.GetResourceVersion()
+}
+
+// Echo reports whether obj, seen in an event, is at the version this
+// process's last write left it at; while a write to obj is in flight it
+// first waits for it (at most MaxWait). Seeing obj at any other version
+// forgets the write: the object changed since, and every later event is
+// news. The entry stays on a match, so that every handler of a shared
+// informer gets the same answer for the same event.
+func (w *Writes) Echo(obj client.Object) bool {
+	if w == nil || obj == nil {
+		return false
+	}
+	w.await(obj)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	v, ok := w.version[obj.GetUID()]
+	if !ok {
+		return false
+	}
+	if v == obj.GetResourceVersion() {
+		return true
+	}
+	delete(w.version, obj.GetUID())
+	return false
+}
+
+// Forget drops the record of obj (deleted).
+func (w *Writes) Forget(obj client.Object) {
+	if w == nil || obj == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	delete(w.version, obj.GetUID())
+}
+
+// Len is the number of recorded writes.
+func (w *Writes) Len() int {
+	if w == nil {
+		return 0
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.version)
+}
+
+// Waiting is the number of events waiting for a write in flight.
+func (w *Writes) Waiting() int {
+	if w == nil {
+		return 0
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.waiting
+}
+
+// Predicate drops the create and update events of objects at the version
+// this process wrote them at; deletions pass and forget the write. Put it
+// first on a watch whose events go to the CR that wrote the object (the
+// owned kinds): a handler that maps the object to other CRs would hide a
+// real change from them.
+func Predicate(w *Writes) predicate.Predicate {
+	return predicate.Funcs{
+		CreateFunc: func(e event.CreateEvent) bool { return !w.Echo(e.Object) },
+		UpdateFunc: func(e event.UpdateEvent) bool { return !w.Echo(e.ObjectNew) },
+		DeleteFunc: func(e event.DeleteEvent) bool {
+			w.Forget(e.Object)
+			return true
+		},
+	}
+}
+
+// Client records in Writes every object its Create, Update and Patch wrote;
+// everything else passes through to the embedded client. Status writes are
+// not recorded: the operator writes no child's status.
+type Client struct {
+	client.Client
+	Writes *Writes
+}
+
+// Create creates obj and records the version it was created at.
+func (c Client) Create(ctx context.Context, obj client.Object, opts ...client.CreateOption) error {
+	o := (&client.CreateOptions{}).ApplyOptions(opts)
+	defer c.Writes.begin(obj)()
+	return c.recorded(obj, len(o.DryRun) > 0, c.Client.Create(ctx, obj, opts...))
+}
+
+// Update updates obj and records the version it was left at.
+func (c Client) Update(ctx context.Context, obj client.Object, opts ...client.UpdateOption) error {
+	o := (&client.UpdateOptions{}).ApplyOptions(opts)
+	defer c.Writes.begin(obj)()
+	return c.recorded(obj, len(o.DryRun) > 0, c.Client.Update(ctx, obj, opts...))
+}
+
+// Patch patches obj and records the version it was left at.
+func (c Client) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
+	o := (&client.PatchOptions{}).ApplyOptions(opts)
+	defer c.Writes.begin(obj)()
+	return c.recorded(obj, len(o.DryRun) > 0, c.Client.Patch(ctx, obj, patch, opts...))
+}
+
+// recorded records obj after a write that succeeded and was not a dry run
+// (which returns a version nothing is at).
+func (c Client) recorded(obj client.Object, dryRun bool, err error) error {
+	if err == nil && !dryRun {
+		c.Writes.Record(obj)
+	}
+	return err
+}
