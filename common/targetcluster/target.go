@@ -53,7 +53,7 @@ type Target struct {
 // pass over unchanged Secrets reads none from the API server. The
 // management cluster's (name empty) also records its writes in Writes.
 func New(name string, cl cluster.Cluster) Target {
-	var c client.Client = cl.GetClient()
+	c := cl.GetClient()
 	var writes *echo.Writes
 	if name == "" {
 		writes = &echo.Writes{Scheme: cl.GetScheme()}
