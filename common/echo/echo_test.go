@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -102,16 +103,7 @@ func TestOwnWritesDoNotReachTheHandler(t *testing.T) {
 	}
 
 	p := &passed{pred: echo.Predicate(writes), gate: "update a(foreign)", held: make(chan struct{}), release: make(chan struct{})}
-	c, err := cache.New(cfg, cache.Options{DefaultNamespaces: map[string]cache.Config{"echo": {}}})
-	must(t, err)
-	inf, err := c.GetInformer(ctx, &corev1.ConfigMap{})
-	must(t, err)
-	_, err = inf.AddEventHandler(p)
-	must(t, err)
-	go func() { _ = c.Start(ctx) }()
-	if !c.WaitForCacheSync(ctx) {
-		t.Fatal("cache did not sync")
-	}
+	watchConfigMaps(t, ctx, cfg, p)
 
 	// Another party's update passes and forgets the write; ours, made
 	// while the informer is held at that event, is dropped.
@@ -174,16 +166,7 @@ func TestEchoBeforeTheResponseWaitsForTheWrite(t *testing.T) {
 	own := echo.Client{Client: slow, Writes: writes}
 
 	p := &passed{pred: echo.Predicate(writes)}
-	c, err := cache.New(cfg, cache.Options{DefaultNamespaces: map[string]cache.Config{"echo": {}}})
-	must(t, err)
-	inf, err := c.GetInformer(ctx, &corev1.ConfigMap{})
-	must(t, err)
-	_, err = inf.AddEventHandler(p)
-	must(t, err)
-	go func() { _ = c.Start(ctx) }()
-	if !c.WaitForCacheSync(ctx) {
-		t.Fatal("cache did not sync")
-	}
+	watchConfigMaps(t, ctx, cfg, p)
 
 	a := configMap("a", "created")
 	created := make(chan error, 1)
@@ -275,6 +258,22 @@ func TestFailedAndDryRunWritesAreNotRecorded(t *testing.T) {
 	must(t, own.Patch(ctx, live, client.RawPatch("application/merge-patch+json", []byte(`{"data":{"k":"v"}}`))))
 	if !w.Echo(live) {
 		t.Error("the version a patch left the object at is not recorded")
+	}
+}
+
+// watchConfigMaps starts an informer on the ConfigMaps of namespace echo
+// with p as its handler and waits until it has synced.
+func watchConfigMaps(t *testing.T, ctx context.Context, cfg *rest.Config, p *passed) {
+	t.Helper()
+	c, err := cache.New(cfg, cache.Options{DefaultNamespaces: map[string]cache.Config{"echo": {}}})
+	must(t, err)
+	inf, err := c.GetInformer(ctx, &corev1.ConfigMap{})
+	must(t, err)
+	_, err = inf.AddEventHandler(p)
+	must(t, err)
+	go func() { _ = c.Start(ctx) }()
+	if !c.WaitForCacheSync(ctx) {
+		t.Fatal("cache did not sync")
 	}
 }
 
