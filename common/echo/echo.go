@@ -22,6 +22,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/resourceversion"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/controller-runtime/pkg/event"
@@ -33,10 +34,15 @@ import (
 // event pass, which costs at most one pass.
 const MaxWait = 2 * time.Second
 
+// RecordIdle is how long a recorded write is kept when no event shows the
+// object again (its informer stopped, say, before the object was deleted):
+// an echo arrives within moments of its write.
+const RecordIdle = 10 * time.Minute
+
 // Writes is the version each object was left at by this process's last
-// write to it, by UID. An entry lives until an event shows the object at
-// another version or deleted, so it is bounded by the objects the process
-// wrote that still exist; an object written again replaces its entry.
+// write to it, by UID. An entry lives until an event shows the object at a
+// newer version or deleted, or for RecordIdle; an object written again
+// replaces its entry.
 // Scheme names the kinds of typed objects (writes in flight are known by
 // kind, namespace and name: a create has no UID yet). The zero value with
 // a Scheme is ready; a nil *Writes records nothing and drops nothing.
@@ -44,9 +50,15 @@ type Writes struct {
 	Scheme *runtime.Scheme
 
 	mu       sync.Mutex
-	version  map[types.UID]string
+	version  map[types.UID]record
 	inFlight map[objectKey]*flight
 	waiting  int
+	swept    time.Time
+}
+
+type record struct {
+	version string
+	at      time.Time
 }
 
 type objectKey struct {
@@ -139,20 +151,30 @@ func (w *Writes) Record(obj client.Object) {
 	if w == nil || obj.GetUID() == "" || obj.GetResourceVersion() == "" {
 		return
 	}
+	now := time.Now()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.version == nil {
-		w.version = map[types.UID]string{}
+		w.version = map[types.UID]record{}
 	}
-	w.version[obj.GetUID()] = obj.GetResourceVersion()
+	w.version[obj.GetUID()] = record{version: obj.GetResourceVersion(), at: now}
+	if now.Sub(w.swept) > RecordIdle/10 {
+		w.swept = now
+		for uid, r := range w.version {
+			if now.Sub(r.at) > RecordIdle {
+				delete(w.version, uid)
+			}
+		}
+	}
 }
 
 // Echo reports whether obj, seen in an event, is at the version this
 // process's last write left it at; while a write to obj is in flight it
-// first waits for it (at most MaxWait). Seeing obj at any other version
+// first waits for it (at most MaxWait). Seeing obj at a newer version
 // forgets the write: the object changed since, and every later event is
-// news. The entry stays on a match, so that every handler of a shared
-// informer gets the same answer for the same event.
+// news; an older version (an event queued before the write) is news too,
+// but keeps the record for the write's own echo. The entry stays on a
+// match, so that every handler judging the event gets the same answer.
 func (w *Writes) Echo(obj client.Object) bool {
 	if w == nil || obj == nil {
 		return false
@@ -160,14 +182,16 @@ func (w *Writes) Echo(obj client.Object) bool {
 	w.await(obj)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	v, ok := w.version[obj.GetUID()]
+	r, ok := w.version[obj.GetUID()]
 	if !ok {
 		return false
 	}
-	if v == obj.GetResourceVersion() {
+	if r.version == obj.GetResourceVersion() {
 		return true
 	}
-	delete(w.version, obj.GetUID())
+	if cmp, err := resourceversion.CompareResourceVersion(obj.GetResourceVersion(), r.version); err != nil || cmp > 0 {
+		delete(w.version, obj.GetUID())
+	}
 	return false
 }
 
@@ -203,7 +227,7 @@ func (w *Writes) Waiting() int {
 
 // Predicate drops the create and update events of objects at the version
 // this process wrote them at; deletions pass and forget the write. Put it
-// first on a watch whose events go to the CR that wrote the object (the
+// only on a watch whose events go to the CR that wrote the object (the
 // owned kinds): a handler that maps the object to other CRs would hide a
 // real change from them.
 func Predicate(w *Writes) predicate.Predicate {
@@ -227,29 +251,35 @@ type Client struct {
 
 // Create creates obj and records the version it was created at.
 func (c Client) Create(ctx context.Context, obj client.Object, opts ...client.CreateOption) error {
-	o := (&client.CreateOptions{}).ApplyOptions(opts)
+	if o := (&client.CreateOptions{}).ApplyOptions(opts); len(o.DryRun) > 0 {
+		return c.Client.Create(ctx, obj, opts...)
+	}
 	defer c.Writes.begin(obj)()
-	return c.recorded(obj, len(o.DryRun) > 0, c.Client.Create(ctx, obj, opts...))
+	return c.recorded(obj, c.Client.Create(ctx, obj, opts...))
 }
 
 // Update updates obj and records the version it was left at.
 func (c Client) Update(ctx context.Context, obj client.Object, opts ...client.UpdateOption) error {
-	o := (&client.UpdateOptions{}).ApplyOptions(opts)
+	if o := (&client.UpdateOptions{}).ApplyOptions(opts); len(o.DryRun) > 0 {
+		return c.Client.Update(ctx, obj, opts...)
+	}
 	defer c.Writes.begin(obj)()
-	return c.recorded(obj, len(o.DryRun) > 0, c.Client.Update(ctx, obj, opts...))
+	return c.recorded(obj, c.Client.Update(ctx, obj, opts...))
 }
 
 // Patch patches obj and records the version it was left at.
 func (c Client) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
-	o := (&client.PatchOptions{}).ApplyOptions(opts)
+	if o := (&client.PatchOptions{}).ApplyOptions(opts); len(o.DryRun) > 0 {
+		return c.Client.Patch(ctx, obj, patch, opts...)
+	}
 	defer c.Writes.begin(obj)()
-	return c.recorded(obj, len(o.DryRun) > 0, c.Client.Patch(ctx, obj, patch, opts...))
+	return c.recorded(obj, c.Client.Patch(ctx, obj, patch, opts...))
 }
 
-// recorded records obj after a write that succeeded and was not a dry run
-// (which returns a version nothing is at).
-func (c Client) recorded(obj client.Object, dryRun bool, err error) error {
-	if err == nil && !dryRun {
+// recorded records obj after a write that succeeded. Dry runs are never
+// recorded nor waited for: they return a version nothing is at.
+func (c Client) recorded(obj client.Object, err error) error {
+	if err == nil {
 		c.Writes.Record(obj)
 	}
 	return err

@@ -218,6 +218,11 @@ func TestWritesBookkeeping(t *testing.T) {
 			t.Errorf("handler %d: the recorded version is not an echo", i)
 		}
 	}
+	earlier := cm.DeepCopy()
+	earlier.ResourceVersion = "4"
+	if w.Echo(earlier) || !w.Echo(cm) {
+		t.Error("an event older than the write is an echo, or forgot the write")
+	}
 	later := cm.DeepCopy()
 	later.ResourceVersion = "6"
 	if w.Echo(later) {
@@ -231,6 +236,54 @@ func TestWritesBookkeeping(t *testing.T) {
 	w.Record(unwritten) // no UID, no version: nothing was written
 	if w.Len() != 0 {
 		t.Error("an object without UID and version was recorded")
+	}
+}
+
+// heldCreate is a stub client (no API server: the test needs the write held
+// at a point a real server cannot be stopped at) whose Create gives the
+// object a UID and version, then waits for release.
+type heldCreate struct {
+	client.Client
+	entered, release chan struct{}
+}
+
+func (h heldCreate) Create(_ context.Context, obj client.Object, _ ...client.CreateOption) error {
+	obj.SetUID("u-secret")
+	obj.SetResourceVersion("7")
+	close(h.entered)
+	<-h.release
+	return nil
+}
+
+// TestSecretMetadataEventWaitsForATypedSecretWriteWithAStubClient: the
+// owned Secrets' events carry metadata only (PartialObjectMetadata of kind
+// Secret) while the operator writes typed Secrets; both must name the same
+// object, so the event waits for the write and is then dropped as its echo.
+func TestSecretMetadataEventWaitsForATypedSecretWriteWithAStubClient(t *testing.T) {
+	w := &echo.Writes{Scheme: scheme.Scheme}
+	h := heldCreate{entered: make(chan struct{}), release: make(chan struct{})}
+	own := echo.Client{Client: h, Writes: w}
+	created := make(chan error, 1)
+	go func() {
+		created <- own.Create(context.Background(), &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "echo", Name: "s"}})
+	}()
+	<-h.entered
+
+	meta := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: "echo", Name: "s", UID: "u-secret", ResourceVersion: "7"}}
+	meta.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Secret"))
+	passed := make(chan bool, 1)
+	go func() { passed <- echo.Predicate(w).Create(event.CreateEvent{Object: meta}) }()
+	deadline := time.Now().Add(time.Minute)
+	for w.Waiting() != 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("the metadata event did not wait for the typed write in flight")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	close(h.release)
+	must(t, <-created)
+	if <-passed {
+		t.Error("the echo of the typed Secret write passed")
 	}
 }
 

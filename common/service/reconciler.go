@@ -35,6 +35,9 @@ const (
 	RequeueSecrets = 15 * time.Second
 	// RequeueDatabase polls MariaDB and the migration Jobs.
 	RequeueDatabase = 30 * time.Second
+	// RequeuePromoted follows a db-sync that promoted installedRelease
+	// from an earlier release: the steps ahead of it act on the new one.
+	RequeuePromoted = 100 * time.Millisecond
 )
 
 // DefaultClusterDomain is the DNS domain of a cluster unless its kubelets

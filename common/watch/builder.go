@@ -27,11 +27,12 @@ import (
 // HTTPRoutes when httpRoutes (the kind is served). Every watch but the CR's
 // drops resyncs (DropResyncs): one pass per CR per resync period. The owned
 // kinds' watches also drop the echoes of the pass's own writes recorded in
-// writes (may be nil): the pass that wrote a child goes on with what it
-// wrote, and each of its children would otherwise queue one more pass.
+// writes (may be nil; judged after DropResyncs, so a resync never waits on
+// a write): the pass that wrote a child goes on with what it wrote, and
+// each of its children would otherwise queue one more pass.
 func Local(b *builder.Builder, m Mapper, owned []client.Object, httpRoutes bool, writes *echo.Writes) *builder.Builder {
 	drop := builder.WithPredicates(DropResyncs())
-	own := builder.WithPredicates(echo.Predicate(writes), DropResyncs())
+	own := builder.WithPredicates(DropResyncs(), echo.Predicate(writes))
 	b = b.For(m.Object, builder.WithPredicates(CREvents())).
 		Owns(&corev1.Secret{}, builder.OnlyMetadata, own).
 		WatchesMetadata(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(m.BySecret("")), drop).
