@@ -39,8 +39,8 @@ type Target struct {
 	Mapper meta.RESTMapper
 	// Writes records the versions Client's writes left objects at, for the
 	// predicate that keeps their echoes from costing passes (common/echo);
-	// only the management cluster's target has one: the remote watches map
-	// by owner labels and keep every event.
+	// nil (every event kept) until the artefact pruning no longer needs the
+	// echo (docs/decisions/caching.md).
 	Writes *echo.Writes
 	// APIHost and HTTP reach the cluster's API server, for the health probe
 	// through services/proxy; unset for the management cluster.
@@ -48,14 +48,19 @@ type Target struct {
 	HTTP    *http.Client
 }
 
+// recordWrites enables the echo predicate on the management cluster
+// (common/echo). Off: the pruning of config artefacts lists the cache and
+// relies on a pass after the cache shows each artefact the operator
+// created, which the echo of its create brings (docs/decisions/caching.md).
+const recordWrites = false
+
 // New is the target of a cluster: Client is the cluster's client behind a
 // Secret memo validated against its metadata-only Secret informer, so a
-// pass over unchanged Secrets reads none from the API server. The
-// management cluster's (name empty) also records its writes in Writes.
+// pass over unchanged Secrets reads none from the API server.
 func New(name string, cl cluster.Cluster) Target {
 	c := cl.GetClient()
 	var writes *echo.Writes
-	if name == "" {
+	if recordWrites && name == "" {
 		writes = &echo.Writes{Scheme: cl.GetScheme()}
 		c = echo.Client{Client: c, Writes: writes}
 	}
