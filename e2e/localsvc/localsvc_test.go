@@ -2,10 +2,13 @@ package localsvc
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -226,5 +229,42 @@ func TestContainerRunsInARoot(t *testing.T) {
 	}
 	if _, err := os.Stat(target); !os.IsNotExist(err) {
 		t.Fatalf("mount point %s made on the machine, not in the root: %v", target, err)
+	}
+}
+
+// TestFreePortIsOutsideTheEphemeralRangeAndLocked: the ports FreePort
+// hands out are distinct, below the range the kernel gives ":0" binds, free
+// to bind, and locked against other processes (a second lock on a port's
+// file, as another process would take it, is refused).
+func TestFreePortIsOutsideTheEphemeralRangeAndLocked(t *testing.T) {
+	seen := map[int]bool{}
+	for range 50 {
+		port, err := FreePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen[port] {
+			t.Fatalf("port %d handed out twice", port)
+		}
+		seen[port] = true
+		if port >= ephemeralStart() || port < 1024 {
+			t.Errorf("port %d outside [1024, %d)", port, ephemeralStart())
+		}
+		f, err := os.Open(filepath.Join(os.TempDir(), "c5c3-e2e-ports", strconv.Itoa(port)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+			t.Errorf("port %d is not locked", port)
+		}
+		_ = f.Close()
+	}
+	for port := range seen {
+		l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+		if err != nil {
+			t.Errorf("port %d cannot be bound: %v", port, err)
+			continue
+		}
+		_ = l.Close()
 	}
 }
