@@ -12,6 +12,9 @@
 // before the write's response reaches the writer: an event for an object
 // with a write of this process in flight therefore waits (at most
 // MaxWait) until that write has returned and been recorded.
+//
+// Not wired into the operators yet: the pruning of config artefacts still
+// needs the echo of an artefact's create (docs/decisions/caching.md).
 package echo
 
 import (
@@ -54,6 +57,8 @@ type Writes struct {
 	inFlight map[objectKey]*flight
 	waiting  int
 	swept    time.Time
+	// onWait, when set, is called as an event starts waiting (tests).
+	onWait func()
 }
 
 type record struct {
@@ -128,9 +133,13 @@ func (w *Writes) await(obj client.Object) {
 	if f != nil {
 		w.waiting++
 	}
+	onWait := w.onWait
 	w.mu.Unlock()
 	if f == nil {
 		return
+	}
+	if onWait != nil {
+		onWait()
 	}
 	defer func() {
 		w.mu.Lock()

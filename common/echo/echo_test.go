@@ -1,4 +1,4 @@
-package echo_test
+package echo
 
 import (
 	"context"
@@ -18,7 +18,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
-	"github.com/c5c3/openstack-operators/common/echo"
 	"github.com/c5c3/openstack-operators/common/testenv"
 )
 
@@ -33,6 +32,12 @@ type passed struct {
 
 	mu     sync.Mutex
 	events []string
+	// added gets a token whenever an event has been recorded.
+	added chan struct{}
+}
+
+func newPassed(pred predicate.Predicate) *passed {
+	return &passed{pred: pred, added: make(chan struct{}, 1)}
 }
 
 func (p *passed) add(e string, ok bool) {
@@ -42,6 +47,10 @@ func (p *passed) add(e string, ok bool) {
 	p.mu.Lock()
 	p.events = append(p.events, e)
 	p.mu.Unlock()
+	select {
+	case p.added <- struct{}{}:
+	default:
+	}
 	if e == p.gate {
 		close(p.held)
 		<-p.release
@@ -52,6 +61,42 @@ func (p *passed) seen() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return slices.Clone(p.events)
+}
+
+// await returns once event e has passed; each recorded event wakes it. The
+// minute is a failure deadline, never a wait for something to settle.
+func (p *passed) await(t *testing.T, e string) {
+	t.Helper()
+	limit := time.NewTimer(time.Minute)
+	defer limit.Stop()
+	for !slices.Contains(p.seen(), e) {
+		select {
+		case <-p.added:
+		case <-limit.C:
+			t.Fatalf("%s never passed; passed: %v", e, p.seen())
+		}
+	}
+}
+
+// waitingOn returns a channel closed once an event of w starts waiting for
+// a write in flight.
+func waitingOn(w *Writes) <-chan struct{} {
+	ch := make(chan struct{})
+	var once sync.Once
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.onWait = func() { once.Do(func() { close(ch) }) }
+	return ch
+}
+
+// within fails t unless ch closes within a minute (a failure deadline).
+func within(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(time.Minute):
+		t.Fatal(what)
+	}
 }
 
 func label(o any) string {
@@ -91,8 +136,8 @@ func TestOwnWritesDoNotReachTheHandler(t *testing.T) {
 	_, cfg, ctx := testenv.StartForTest(t, testenv.Options{WithoutGatewayAPI: true})
 	plain, err := client.New(cfg, client.Options{})
 	must(t, err)
-	writes := &echo.Writes{Scheme: scheme.Scheme}
-	own := echo.Client{Client: plain, Writes: writes}
+	writes := &Writes{Scheme: scheme.Scheme}
+	own := Client{Client: plain, Writes: writes}
 	must(t, plain.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "echo"}}))
 
 	// Written before the informer starts: its initial add is the echo.
@@ -102,7 +147,8 @@ func TestOwnWritesDoNotReachTheHandler(t *testing.T) {
 		t.Fatalf("%d writes recorded after a create, want 1", writes.Len())
 	}
 
-	p := &passed{pred: echo.Predicate(writes), gate: "update a(foreign)", held: make(chan struct{}), release: make(chan struct{})}
+	p := newPassed(Predicate(writes))
+	p.gate, p.held, p.release = "update a(foreign)", make(chan struct{}), make(chan struct{})
 	watchConfigMaps(t, ctx, cfg, p)
 
 	// Another party's update passes and forgets the write; ours, made
@@ -120,13 +166,7 @@ func TestOwnWritesDoNotReachTheHandler(t *testing.T) {
 
 	must(t, plain.Delete(ctx, a))
 	must(t, plain.Create(ctx, configMap("b", "foreign")))
-	deadline := time.Now().Add(time.Minute)
-	for !slices.Contains(p.seen(), "create b(foreign)") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the other party's create never reached the handler; passed: %v", p.seen())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	p.await(t, "create b(foreign)")
 	want := []string{"update a(foreign)", "delete a(own)", "create b(foreign)"}
 	if got := p.seen(); !slices.Equal(got, want) {
 		t.Errorf("passed events %v, want %v", got, want)
@@ -161,36 +201,29 @@ func TestEchoBeforeTheResponseWaitsForTheWrite(t *testing.T) {
 	plain, err := client.New(cfg, client.Options{})
 	must(t, err)
 	must(t, plain.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "echo"}}))
-	writes := &echo.Writes{Scheme: scheme.Scheme}
+	writes := &Writes{Scheme: scheme.Scheme}
 	slow := slowResponse{Client: plain, returned: make(chan struct{}), release: make(chan struct{})}
-	own := echo.Client{Client: slow, Writes: writes}
+	own := Client{Client: slow, Writes: writes}
 
-	p := &passed{pred: echo.Predicate(writes)}
+	p := newPassed(Predicate(writes))
 	watchConfigMaps(t, ctx, cfg, p)
+	waiting := waitingOn(writes)
 
 	a := configMap("a", "created")
 	created := make(chan error, 1)
 	go func() { created <- own.Create(ctx, a) }()
 	<-slow.returned
 	// The echo arrives while the response is held: its event waits.
-	deadline := time.Now().Add(time.Minute)
-	for writes.Waiting() != 1 {
-		if time.Now().After(deadline) {
-			t.Fatalf("no event waits for the write in flight; passed: %v", p.seen())
-		}
-		time.Sleep(10 * time.Millisecond)
+	within(t, waiting, "no event waits for the write in flight")
+	if n := writes.Waiting(); n != 1 {
+		t.Fatalf("%d events wait for the write in flight, want 1", n)
 	}
 	close(slow.release)
 	must(t, <-created)
 
 	a.Labels["step"] = "foreign"
 	must(t, plain.Update(ctx, a))
-	for !slices.Contains(p.seen(), "update a(foreign)") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the other party's update never reached the handler; passed: %v", p.seen())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	p.await(t, "update a(foreign)")
 	if got, want := p.seen(), []string{"update a(foreign)"}; !slices.Equal(got, want) {
 		t.Errorf("passed events %v, want %v", got, want)
 	}
@@ -203,7 +236,7 @@ func TestEchoBeforeTheResponseWaitsForTheWrite(t *testing.T) {
 // Writes, a failed write, a dry run, and that a match keeps the record for
 // the next handler of a shared informer.
 func TestWritesBookkeeping(t *testing.T) {
-	var none *echo.Writes
+	var none *Writes
 	cm := configMap("c", "x")
 	cm.UID, cm.ResourceVersion = "u1", "5"
 	none.Record(cm)
@@ -211,7 +244,7 @@ func TestWritesBookkeeping(t *testing.T) {
 		t.Error("a nil Writes recorded or matched a write")
 	}
 
-	w := &echo.Writes{}
+	w := &Writes{}
 	w.Record(cm)
 	for i := range 2 {
 		if !w.Echo(cm) {
@@ -260,9 +293,9 @@ func (h heldCreate) Create(_ context.Context, obj client.Object, _ ...client.Cre
 // Secret) while the operator writes typed Secrets; both must name the same
 // object, so the event waits for the write and is then dropped as its echo.
 func TestSecretMetadataEventWaitsForATypedSecretWriteWithAStubClient(t *testing.T) {
-	w := &echo.Writes{Scheme: scheme.Scheme}
+	w := &Writes{Scheme: scheme.Scheme}
 	h := heldCreate{entered: make(chan struct{}), release: make(chan struct{})}
-	own := echo.Client{Client: h, Writes: w}
+	own := Client{Client: h, Writes: w}
 	created := make(chan error, 1)
 	go func() {
 		created <- own.Create(context.Background(), &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "echo", Name: "s"}})
@@ -271,15 +304,10 @@ func TestSecretMetadataEventWaitsForATypedSecretWriteWithAStubClient(t *testing.
 
 	meta := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: "echo", Name: "s", UID: "u-secret", ResourceVersion: "7"}}
 	meta.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Secret"))
+	waiting := waitingOn(w)
 	passed := make(chan bool, 1)
-	go func() { passed <- echo.Predicate(w).Create(event.CreateEvent{Object: meta}) }()
-	deadline := time.Now().Add(time.Minute)
-	for w.Waiting() != 1 {
-		if time.Now().After(deadline) {
-			t.Fatal("the metadata event did not wait for the typed write in flight")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	go func() { passed <- Predicate(w).Create(event.CreateEvent{Object: meta}) }()
+	within(t, waiting, "the metadata event did not wait for the typed write in flight")
 	close(h.release)
 	must(t, <-created)
 	if <-passed {
@@ -294,8 +322,8 @@ func TestFailedAndDryRunWritesAreNotRecorded(t *testing.T) {
 	_, cfg, ctx := testenv.StartForTest(t, testenv.Options{WithoutGatewayAPI: true})
 	plain, err := client.New(cfg, client.Options{})
 	must(t, err)
-	w := &echo.Writes{}
-	own := echo.Client{Client: plain, Writes: w}
+	w := &Writes{}
+	own := Client{Client: plain, Writes: w}
 	must(t, plain.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "echo"}}))
 	must(t, plain.Create(ctx, configMap("taken", "x")))
 	if err := own.Create(ctx, configMap("taken", "x")); err == nil {

@@ -46,8 +46,8 @@ func (o Outcome) IsZero() bool { return o.RequeueAfter == 0 }
 // stops reports whether the chain ends here.
 func (o Outcome) stops() bool { return o.RequeueAfter != 0 && !o.Proceed }
 
-// earliest keeps the shorter non-zero requeue of a and b.
-func earliest(a, b Outcome) Outcome {
+// Earliest keeps the shorter non-zero requeue of a and b.
+func Earliest(a, b Outcome) Outcome {
 	if a.RequeueAfter == 0 || (b.RequeueAfter != 0 && b.RequeueAfter < a.RequeueAfter) {
 		return b
 	}
@@ -140,9 +140,9 @@ func (p *Pipeline[R, S]) Run(ctx context.Context, r R, s S) (Outcome, error) {
 			out, err = p.runOne(ctx, r, s, st)
 		}
 		if err != nil || out.stops() {
-			return earliest(pending, Outcome{RequeueAfter: out.RequeueAfter}), err
+			return Earliest(pending, Outcome{RequeueAfter: out.RequeueAfter}), err
 		}
-		pending = earliest(pending, Outcome{RequeueAfter: out.RequeueAfter})
+		pending = Earliest(pending, Outcome{RequeueAfter: out.RequeueAfter})
 	}
 	return pending, nil
 }

@@ -122,7 +122,6 @@ func (r *Reconciler) DBSync(ctx context.Context, s *Scope, job *batchv1.Job) (pi
 	}
 	spec, status := s.Spec(), s.Status()
 	wasSynced := status.InstalledRelease == spec.OpenStackRelease && s.IsTrue(conditions.TypeDatabaseReady)
-	promoted := status.InstalledRelease != "" && status.InstalledRelease != spec.OpenStackRelease
 	status.InstalledRelease = spec.OpenStackRelease
 	status.InstalledImage = spec.Image.Reference()
 	status.TargetRelease = ""
@@ -131,13 +130,6 @@ func (r *Reconciler) DBSync(ctx context.Context, s *Scope, job *batchv1.Job) (pi
 	if !wasSynced {
 		r.Recorder.Eventf(s.CR, nil, corev1.EventTypeNormal, conditions.ReasonDatabaseSynced, "DBSync",
 			"db-sync Job %s completed for release %s", job.Name, spec.OpenStackRelease)
-	}
-	if promoted {
-		// Steps ahead of the database (Barbican's db-clean CronJob, held
-		// while the schema converges) read installedRelease: the next pass
-		// acts on the new one, and a release change that leaves every child
-		// as it was brings no event to run it.
-		return pipeline.ProceedAndRequeueAfter(RequeuePromoted), nil
 	}
 	return pipeline.Continue(), nil
 }

@@ -35,8 +35,8 @@ const (
 	RequeueSecrets = 15 * time.Second
 	// RequeueDatabase polls MariaDB and the migration Jobs.
 	RequeueDatabase = 30 * time.Second
-	// RequeuePromoted follows a db-sync that promoted installedRelease
-	// from an earlier release: the steps ahead of it act on the new one.
+	// RequeuePromoted follows a pass that moved installedRelease from an
+	// earlier release (Run).
 	RequeuePromoted = 100 * time.Millisecond
 )
 
@@ -157,11 +157,29 @@ func (r *Reconciler) finalize(ctx context.Context, cr Object) (ctrl.Result, erro
 }
 
 // Run is an operator's Reconcile: one pass (Pass) running the step table p
-// on the scope that scope builds from the shared one and the CR.
+// on the scope that scope builds from the shared one and the CR. A pass
+// that moves installedRelease from an earlier release (a db-sync or an
+// upgrade's contract done) asks for the next one at once: steps it ran
+// before the move acted on the old release (the upgrade's db-sync on the
+// new image, Barbican's db-clean CronJob held for the migration), and no
+// child need change to bring that pass.
 func Run[R Host, S Table[S], T Object](ctx context.Context, r R, req ctrl.Request, obj T,
 	p *pipeline.Pipeline[R, S], scope func(Scope, T) S) (ctrl.Result, error) {
 	core := r.Core()
 	return Pass(ctx, core, req, obj, func(ctx context.Context, cr T, t targetcluster.Target) (pipeline.Outcome, error) {
-		return p.Run(ctx, r, scope(NewScope(core.Profile, core.Scheme, cr, t), cr))
+		from := cr.ServiceStatus().InstalledRelease
+		out, err := p.Run(ctx, r, scope(NewScope(core.Profile, core.Scheme, cr, t), cr))
+		return afterPromotion(from, cr.ServiceStatus().InstalledRelease, out), err
 	})
+}
+
+// afterPromotion is the outcome of a pass that left installedRelease at to
+// (from before it): out, or RequeuePromoted if sooner when the pass moved
+// it from an earlier release. A first install (from empty) needs no extra
+// pass: its rollout brings the next.
+func afterPromotion(from, to string, out pipeline.Outcome) pipeline.Outcome {
+	if from == "" || to == from {
+		return out
+	}
+	return pipeline.Earliest(out, pipeline.RequeueAfter(RequeuePromoted))
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	"github.com/c5c3/openstack-operators/common/conditions"
+	"github.com/c5c3/openstack-operators/common/pipeline"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
 	"github.com/c5c3/openstack-operators/common/testenv"
 )
@@ -160,5 +161,25 @@ func TestDBConnectionSecretFailureSetsSecretsReady_FakeClient(t *testing.T) {
 	c := meta.FindStatusCondition(p.Status.Conditions, conditions.TypeSecretsReady)
 	if c == nil || c.Reason != conditions.ReasonConfigError || !strings.Contains(c.Message, "denied") || c.ObservedGeneration != 5 {
 		t.Fatalf("SecretsReady = %+v", c)
+	}
+}
+
+// A pass that moved installedRelease from an earlier release asks for the
+// next pass at once (or keeps a sooner requeue); a first install and a pass
+// that kept the release keep their outcome.
+func TestAfterPromotion(t *testing.T) {
+	for _, c := range []struct {
+		name, from, to string
+		out, want      pipeline.Outcome
+	}{
+		{"first install", "", "2025.2", pipeline.Continue(), pipeline.Continue()},
+		{"release kept", "2025.2", "2025.2", pipeline.RequeueAfter(RequeueDatabase), pipeline.RequeueAfter(RequeueDatabase)},
+		{"promoted", "2025.2", "2026.1", pipeline.Continue(), pipeline.RequeueAfter(RequeuePromoted)},
+		{"promoted, later requeue", "2025.2", "2026.1", pipeline.RequeueAfter(RequeueRollout), pipeline.RequeueAfter(RequeuePromoted)},
+		{"promoted, sooner requeue", "2025.2", "2026.1", pipeline.RequeueAfter(RequeuePromoted / 2), pipeline.RequeueAfter(RequeuePromoted / 2)},
+	} {
+		if got := afterPromotion(c.from, c.to, c.out); got.RequeueAfter != c.want.RequeueAfter {
+			t.Errorf("%s: requeue after %v, want %v", c.name, got.RequeueAfter, c.want.RequeueAfter)
+		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 
-	"github.com/c5c3/openstack-operators/common/echo"
 	"github.com/c5c3/openstack-operators/common/secrets"
 )
 
@@ -37,40 +36,22 @@ type Target struct {
 	Cache client.Reader
 	// Mapper answers which kinds the cluster serves.
 	Mapper meta.RESTMapper
-	// Writes records the versions Client's writes left objects at, for the
-	// predicate that keeps their echoes from costing passes (common/echo);
-	// nil (every event kept) until the artefact pruning no longer needs the
-	// echo (docs/decisions/caching.md).
-	Writes *echo.Writes
 	// APIHost and HTTP reach the cluster's API server, for the health probe
 	// through services/proxy; unset for the management cluster.
 	APIHost string
 	HTTP    *http.Client
 }
 
-// recordWrites enables the echo predicate on the management cluster
-// (common/echo). Off: the pruning of config artefacts lists the cache and
-// relies on a pass after the cache shows each artefact the operator
-// created, which the echo of its create brings (docs/decisions/caching.md).
-const recordWrites = false
-
 // New is the target of a cluster: Client is the cluster's client behind a
 // Secret memo validated against its metadata-only Secret informer, so a
 // pass over unchanged Secrets reads none from the API server.
 func New(name string, cl cluster.Cluster) Target {
-	c := cl.GetClient()
-	var writes *echo.Writes
-	if recordWrites && name == "" {
-		writes = &echo.Writes{Scheme: cl.GetScheme()}
-		c = echo.Client{Client: c, Writes: writes}
-	}
 	return Target{
 		Name:   name,
-		Client: &secrets.Memo{Client: c, Meta: cl.GetCache()},
+		Client: &secrets.Memo{Client: cl.GetClient(), Meta: cl.GetCache()},
 		Reader: cl.GetAPIReader(),
 		Cache:  cl.GetCache(),
 		Mapper: cl.GetRESTMapper(),
-		Writes: writes,
 	}
 }
 

@@ -141,9 +141,9 @@ func (f *Flow) step(ctx context.Context) (pipeline.Outcome, error) {
 	}
 }
 
-// complete promotes the target once the contract ran and asks for the next
-// pass at once: it runs db-sync on the new release, and no event of a child
-// would bring it (the operator's own writes do not queue passes).
+// complete promotes the target once the contract ran; the pass that moved
+// installedRelease asks for the next, which runs db-sync on the new
+// release (service.Run).
 func (f *Flow) complete(job *batchv1.Job) pipeline.Outcome {
 	spec, status := f.S.Spec(), f.S.Status()
 	from := status.InstalledRelease
@@ -151,7 +151,7 @@ func (f *Flow) complete(job *batchv1.Job) pipeline.Outcome {
 	status.TargetRelease, *f.Phase = "", ""
 	f.S.SetTrue(conditions.TypeDatabaseReady, conditions.ReasonDatabaseSynced, fmt.Sprintf("schema upgraded to release %s", status.InstalledRelease))
 	f.event(EventUpgradeComplete, "upgrade from %s to %s complete (Job %s)", from, status.InstalledRelease, job.Name)
-	return pipeline.ProceedAndRequeueAfter(RequeueNow)
+	return pipeline.Continue()
 }
 
 // abort drops an upgrade whose target was withdrawn: the phase Jobs go, the

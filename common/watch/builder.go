@@ -15,7 +15,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/source"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/c5c3/openstack-operators/common/echo"
 	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/secrets"
 )
@@ -25,26 +24,21 @@ import (
 // Secrets (metadata only), MariaDB clusters, both secret store kinds, the
 // Jobs its CronJobs run (ByPeriodicRun), and
 // HTTPRoutes when httpRoutes (the kind is served). Every watch but the CR's
-// drops resyncs (DropResyncs): one pass per CR per resync period. The owned
-// kinds' watches also drop the echoes of the pass's own writes recorded in
-// writes (may be nil; judged after DropResyncs, so a resync never waits on
-// a write): the pass that wrote a child goes on with what it wrote, and
-// each of its children would otherwise queue one more pass.
-func Local(b *builder.Builder, m Mapper, owned []client.Object, httpRoutes bool, writes *echo.Writes) *builder.Builder {
+// drops resyncs (DropResyncs): one pass per CR per resync period.
+func Local(b *builder.Builder, m Mapper, owned []client.Object, httpRoutes bool) *builder.Builder {
 	drop := builder.WithPredicates(DropResyncs())
-	own := builder.WithPredicates(DropResyncs(), echo.Predicate(writes))
 	b = b.For(m.Object, builder.WithPredicates(CREvents())).
-		Owns(&corev1.Secret{}, builder.OnlyMetadata, own).
+		Owns(&corev1.Secret{}, builder.OnlyMetadata, drop).
 		WatchesMetadata(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(m.BySecret("")), drop).
 		Watches(&mariadbv1alpha1.MariaDB{}, handler.EnqueueRequestsFromMapFunc(m.ByMariaDB("")), drop).
 		Watches(StoreObject(secrets.ClusterSecretStoreGVK), handler.EnqueueRequestsFromMapFunc(m.ByStore("")), drop).
 		Watches(StoreObject(secrets.SecretStoreGVK), handler.EnqueueRequestsFromMapFunc(m.ByStore("")), drop).
 		Watches(&batchv1.Job{}, handler.EnqueueRequestsFromMapFunc(m.ByPeriodicRun("")), drop)
 	for _, kind := range append(owned, operator.MariaDBKinds()...) {
-		b = b.Owns(kind, own)
+		b = b.Owns(kind, drop)
 	}
 	if httpRoutes {
-		b = b.Owns(&gatewayv1.HTTPRoute{}, own)
+		b = b.Owns(&gatewayv1.HTTPRoute{}, drop)
 	}
 	return b
 }

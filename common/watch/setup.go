@@ -7,7 +7,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/c5c3/openstack-operators/common/echo"
 	"github.com/c5c3/openstack-operators/common/operator"
 	"github.com/c5c3/openstack-operators/common/service"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
@@ -26,11 +25,7 @@ func Setup(mgr ctrl.Manager, base *service.Reconciler, name string, m Mapper, op
 		return err
 	}
 	base.GatewayAPI = served
-	var writes *echo.Writes
-	if base.Resolver != nil {
-		writes = base.Resolver.Local.Writes
-	}
-	b := Local(ctrl.NewControllerManagedBy(mgr).Named(name), m, base.Profile.Owned, served, writes)
+	b := Local(ctrl.NewControllerManagedBy(mgr).Named(name), m, base.Profile.Owned, served)
 	if extra != nil {
 		b = extra(b)
 	}
