@@ -21,9 +21,12 @@ const MemoIdle = time.Hour
 // resourceVersion last read: a pass over unchanged inputs reads no Secret
 // from the API server, yet Secret data is kept only for the Secrets the
 // operator reads (its references and its own), never for the cluster's.
-// A changed, new or uncached Secret is read from the API server (the
-// embedded client, whose Secret reads are uncached) and remembered; every
-// other read and every write passes through. A Secret the operator writes is
+// A changed Secret, or one the memo does not hold yet, is read from the API
+// server (the embedded client, whose Secret reads are uncached) and
+// remembered; one neither the informer nor the memo holds is not found,
+// without a read at the server (like any cached kind, the answer lags a
+// creation by the informer's delay, and the creation's event brings the
+// next pass); every other read and every write passes through. A Secret the operator writes is
 // remembered at the version the server returned. Metadata-only Secret reads
 // and lists (unpaged) are Meta's: the informer holds the metadata of every
 // Secret in the namespaces it watches (and reads the others live).
@@ -50,7 +53,11 @@ var (
 )
 
 // Get answers a typed Secret read from memory when the cache shows the
-// remembered version, else from the API server.
+// remembered version, else from the API server. A Secret neither the cache
+// nor the memo holds is not found, as for every other cached kind: no live
+// read asks the API server for an object this operator is about to create.
+// One the memo holds but the cache does not show is read live: the cache
+// may lag this process's own create, or the Secret is gone.
 func (m *Memo) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
 	if pm, ok := obj.(*metav1.PartialObjectMetadata); ok && pm.GroupVersionKind() == secretGVK && len(opts) == 0 {
 		return m.Meta.Get(ctx, key, obj)
@@ -59,7 +66,13 @@ func (m *Memo) Get(ctx context.Context, key client.ObjectKey, obj client.Object,
 	if !ok || len(opts) > 0 {
 		return m.Client.Get(ctx, key, obj, opts...)
 	}
-	if m.recall(ctx, key, s) {
+	meta := &metav1.PartialObjectMetadata{}
+	meta.SetGroupVersionKind(secretGVK)
+	err := m.Meta.Get(ctx, key, meta)
+	if apierrors.IsNotFound(err) && !m.holds(key) {
+		return err
+	}
+	if err == nil && m.recall(key, meta.ResourceVersion, s) {
 		return nil
 	}
 	if err := m.Client.Get(ctx, key, s); err != nil {
@@ -131,18 +144,13 @@ func (m *Memo) wrote(obj client.Object, err error) error {
 	return err
 }
 
-// recall copies the remembered Secret into s when the cache holds the key at
-// the remembered resourceVersion.
-func (m *Memo) recall(ctx context.Context, key client.ObjectKey, s *corev1.Secret) bool {
+// recall copies the remembered Secret into s when it is at version, the
+// resourceVersion the cache shows.
+func (m *Memo) recall(key client.ObjectKey, version string, s *corev1.Secret) bool {
 	m.mu.Lock()
 	e, ok := m.entries[key]
 	m.mu.Unlock()
-	if !ok {
-		return false
-	}
-	meta := &metav1.PartialObjectMetadata{}
-	meta.SetGroupVersionKind(secretGVK)
-	if err := m.Meta.Get(ctx, key, meta); err != nil || meta.ResourceVersion != e.secret.ResourceVersion {
+	if !ok || version != e.secret.ResourceVersion {
 		return false
 	}
 	e.secret.DeepCopyInto(s)
@@ -170,6 +178,14 @@ func (m *Memo) remember(s *corev1.Secret) {
 		}
 		m.swept = now
 	}
+}
+
+// holds reports whether the memo remembers key.
+func (m *Memo) holds(key client.ObjectKey) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, ok := m.entries[key]
+	return ok
 }
 
 func (m *Memo) forget(key client.ObjectKey) {

@@ -21,7 +21,9 @@ import (
 
 // The memo against a real API server and a real metadata-only informer: a
 // Secret read twice at one version costs one GET; a change seen by the
-// informer, a write through the memo, a deletion each lead to the server.
+// informer leads to the server; a write through the memo and a Secret
+// neither the informer nor the memo holds (not created yet, deleted and
+// forgotten) do not.
 func TestMemoReadsOnlyChangedSecrets(t *testing.T) {
 	_, cfg, ctx := testenv.StartForTest(t, testenv.Options{WithoutGatewayAPI: true})
 	scheme := operator.NewScheme()
@@ -74,6 +76,11 @@ func TestMemoReadsOnlyChangedSecrets(t *testing.T) {
 	memo := &secrets.Memo{Client: counted, Meta: c}
 	const ns = "default"
 	key := client.ObjectKey{Namespace: ns, Name: "db"}
+	// Not created yet (what a step reads before creating its own Secret):
+	// the informer's answer, no read at the server.
+	if err := memo.Get(ctx, key, &corev1.Secret{}); !apierrors.IsNotFound(err) || gets.Load() != 0 {
+		t.Errorf("before creation: err %v, %d GETs, want not found with none", err, gets.Load())
+	}
 	// cached waits, event by event, until the informer shows the Secret at
 	// rv ("" = gone).
 	cached := func(rv string) {
@@ -151,13 +158,19 @@ func TestMemoReadsOnlyChangedSecrets(t *testing.T) {
 	copy1.Data["password"] = []byte("scribbled")
 	read("three", 2)
 
-	// Deleted: the informer loses it, the server says not found, the memo forgets.
+	// Deleted by someone else: once the informer loses it, the memo, which
+	// still holds it, asks the server, which says not found; the memo
+	// forgets it, and the next read is not found without a read at the
+	// server.
 	if err := raw.Delete(ctx, mine); err != nil {
 		t.Fatal(err)
 	}
 	cached("")
 	if err := memo.Get(ctx, key, &corev1.Secret{}); !apierrors.IsNotFound(err) || gets.Load() != 3 {
 		t.Errorf("after deletion: err %v, %d GETs, want not found after a third GET", err, gets.Load())
+	}
+	if err := memo.Get(ctx, key, &corev1.Secret{}); !apierrors.IsNotFound(err) || gets.Load() != 3 {
+		t.Errorf("after deletion, read again: err %v, %d GETs, want not found with no fourth GET", err, gets.Load())
 	}
 	if memo.Len() != 0 {
 		t.Errorf("memo holds %d Secrets after the only one was deleted", memo.Len())
@@ -189,5 +202,65 @@ func TestMemoForgetsIdleSecrets(t *testing.T) {
 type acceptingWriter struct{ client.Client }
 
 func (acceptingWriter) Create(context.Context, client.Object, ...client.CreateOption) error {
+	return nil
+}
+
+// While the cache has not caught up with a Secret this process created, a
+// read goes to the server instead of answering not found (which would make
+// a step create it again into AlreadyExists); a Secret neither the cache nor
+// the memo knows is not found without a read. Stubs stand in for the cache
+// (one that never catches up) and the server, to hold that lag open.
+func TestMemoReadsItsOwnCreateLiveWhileTheCacheLagsWithStubs(t *testing.T) {
+	ctx := context.Background()
+	server := &storingServer{}
+	memo := &secrets.Memo{Client: server, Meta: laggingCache{}}
+	key := client.ObjectKey{Namespace: "ns", Name: "own"}
+	if err := memo.Get(ctx, key, &corev1.Secret{}); !apierrors.IsNotFound(err) || server.gets != 0 {
+		t.Fatalf("unknown Secret: err %v after %d reads at the server, want not found after none", err, server.gets)
+	}
+	mine := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "own"}, Data: map[string][]byte{"k": []byte("v")}}
+	if err := memo.Create(ctx, mine); err != nil {
+		t.Fatal(err)
+	}
+	var got corev1.Secret
+	if err := memo.Get(ctx, key, &got); err != nil || string(got.Data["k"]) != "v" || server.gets != 1 {
+		t.Errorf("own Secret the cache does not show yet: err %v, data %q after %d reads at the server, want it read live once",
+			err, got.Data["k"], server.gets)
+	}
+}
+
+// laggingCache never shows a Secret.
+type laggingCache struct{}
+
+func (laggingCache) Get(_ context.Context, key client.ObjectKey, _ client.Object, _ ...client.GetOption) error {
+	return apierrors.NewNotFound(corev1.Resource("secrets"), key.Name)
+}
+
+func (laggingCache) List(context.Context, client.ObjectList, ...client.ListOption) error { return nil }
+
+// storingServer keeps the Secrets created and counts the reads.
+type storingServer struct {
+	client.Client
+	stored map[client.ObjectKey]*corev1.Secret
+	gets   int
+}
+
+func (s *storingServer) Create(_ context.Context, obj client.Object, _ ...client.CreateOption) error {
+	sec := obj.(*corev1.Secret)
+	sec.ResourceVersion = "1"
+	if s.stored == nil {
+		s.stored = map[client.ObjectKey]*corev1.Secret{}
+	}
+	s.stored[client.ObjectKeyFromObject(sec)] = sec.DeepCopy()
+	return nil
+}
+
+func (s *storingServer) Get(_ context.Context, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
+	s.gets++
+	sec, ok := s.stored[key]
+	if !ok {
+		return apierrors.NewNotFound(corev1.Resource("secrets"), key.Name)
+	}
+	sec.DeepCopyInto(obj.(*corev1.Secret))
 	return nil
 }

@@ -74,13 +74,17 @@ func keepClusterIP(live, desired *corev1.Service) {
 }
 
 // serviceNarrowed latches the API-component selector: once the rollout has
-// converged, or once the live Service (read uncached) already selects it.
+// converged, or once the Service already selects it. The Service is read
+// from the cache, as apply.Ensure reads it: a copy that lags a narrowing
+// already written can only make Ensure find nothing to change or update
+// over the stale resourceVersion, which the API server refuses as a
+// conflict; it never widens the live selector again.
 func serviceNarrowed(ctx context.Context, s *Scope, d *appsv1.Deployment) (bool, error) {
 	if RolledOut(d) {
 		return true, nil
 	}
 	var svc corev1.Service
-	err := s.Target.Reader.Get(ctx, client.ObjectKey{Namespace: s.ID.Namespace, Name: s.ID.Instance}, &svc)
+	err := s.Target.Client.Get(ctx, client.ObjectKey{Namespace: s.ID.Namespace, Name: s.ID.Instance}, &svc)
 	if apierrors.IsNotFound(err) {
 		return false, nil
 	}

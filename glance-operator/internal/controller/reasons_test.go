@@ -98,6 +98,26 @@ func TestConfigError(t *testing.T) {
 	waitCondition(t, ns, g.Name, conditions.TypeDatabaseReady, metav1.ConditionFalse, "WaitingForDatabase")
 }
 
+// Without a valid backend projection nothing is rendered, yet a policy
+// ConfigMap that does not exist still fails the Config step and stops the
+// chain: a Glance with no backend at all never gets past it.
+func TestConfigErrorWithoutBackends(t *testing.T) {
+	t.Parallel()
+	ns := suite.Namespace(t)
+	inputs(t, ns)
+	g := newGlance(ns, "glance")
+	g.Spec.PolicyOverrides = &shared.PolicyOverrides{ConfigMapRef: &shared.LocalObjectRef{Name: "missing-policy"}}
+	must(t, k8s.Create(context.Background(), g))
+	waitCondition(t, ns, g.Name, glancev1.ConditionBackendsReady, metav1.ConditionFalse, glancev1.ReasonNoDefaultBackend)
+	got := waitCondition(t, ns, g.Name, conditions.TypeSecretsReady, metav1.ConditionFalse, "ConfigError")
+	if c := condition(got, conditions.TypeSecretsReady); !strings.Contains(c.Message, "missing-policy") {
+		t.Errorf("ConfigError message %q does not name the ConfigMap", c.Message)
+	}
+	if c := condition(got, conditions.TypeDatabaseReady); c != nil {
+		t.Errorf("Database step ran after a config error: %v", c)
+	}
+}
+
 // ClusterNotReady, WaitingForDatabase, WaitingForBackends (no default
 // backend yet: nothing to migrate with), DBSyncInProgress, DBSyncFailed.
 func TestDatabaseReasons(t *testing.T) {

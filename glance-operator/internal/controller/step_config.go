@@ -12,10 +12,17 @@ import (
 // reconcileConfig renders glance-api.conf and the paste pipeline into an
 // immutable content-addressed ConfigMap and reports ExtraConfigHealthy. An
 // invalid backend projection renders nothing: the live Deployment's config
-// and backends names stay (none on a first install).
+// and backends names stay (none on a first install), and only the policy
+// overrides are checked.
 func (r *GlanceReconciler) reconcileConfig(ctx context.Context, s *scope) (pipeline.Outcome, error) {
 	g, p := s.glance, s.projection
 	if p == nil {
+		// Nothing is rendered, but the policy overrides are the user's
+		// input all the same: a missing or broken ConfigMap stops the chain
+		// whether or not the backends have been judged yet.
+		if _, err := r.PolicyRules(ctx, &s.Scope); err != nil {
+			return pipeline.Continue(), service.ConfigFailed(&s.Scope, err)
+		}
 		if err := r.lastGood(ctx, s); err != nil {
 			return pipeline.Continue(), service.ConfigFailed(&s.Scope, err)
 		}

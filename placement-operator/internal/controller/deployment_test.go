@@ -69,3 +69,42 @@ func TestDeploymentSelectorChangeRecreates(t *testing.T) {
 	rollOut(t, ns, p.Name)
 	waitCondition(t, ns, p.Name, placementv1.ConditionReady, metav1.ConditionTrue, "AllReady")
 }
+
+// The Service selects every pod of the instance until the rollout has
+// converged, then only the API pods, and stays so through the next rollout
+// (the selector latches). The pass that applies the Deployment ensures the
+// Service first: a status it wrote proves the Service was judged.
+func TestServiceNarrowedOnceRolledOutAndLatched(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ns := namespace(t)
+	inputs(t, ns)
+	p := newPlacement(ns, "placement")
+	api.Set(ns, p.Name, FakeAPI(t, 200, 0))
+	must(t, k8s.Create(ctx, p))
+	provisionDatabase(t, ns, p.Name)
+	finishJob(t, ns, p.Name, true)
+	waitCondition(t, ns, p.Name, placementv1.ConditionDeploymentReady, metav1.ConditionFalse, "WaitingForDeployment")
+	if sel := service(t, ns, p.Name).Spec.Selector; sel[workload.ComponentLabel] != "" {
+		t.Fatalf("Service selector %v before the rollout, want every pod of the instance", sel)
+	}
+
+	rollOut(t, ns, p.Name)
+	waitCondition(t, ns, p.Name, placementv1.ConditionReady, metav1.ConditionTrue, "AllReady")
+	if sel := service(t, ns, p.Name).Spec.Selector; sel[workload.ComponentLabel] != workload.ComponentAPI {
+		t.Fatalf("Service selector %v once rolled out, want the API component", sel)
+	}
+
+	update(t, ns, p.Name, func(p *placementv1.Placement) { p.Spec.Deployment.Replicas = 2 })
+	waitCondition(t, ns, p.Name, placementv1.ConditionDeploymentReady, metav1.ConditionFalse, "WaitingForDeployment")
+	if sel := service(t, ns, p.Name).Spec.Selector; sel[workload.ComponentLabel] != workload.ComponentAPI {
+		t.Errorf("Service selector %v during the next rollout, want it kept narrowed", sel)
+	}
+}
+
+func service(t *testing.T, ns, name string) *corev1.Service {
+	t.Helper()
+	var svc corev1.Service
+	must(t, k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, &svc))
+	return &svc
+}
