@@ -26,8 +26,8 @@ const MemoIdle = time.Hour
 // remembered; one neither the informer nor the memo holds is not found,
 // without a read at the server (like any cached kind, the answer lags a
 // creation by the informer's delay, and the creation's event brings the
-// next pass); every other read and every write passes through. A Secret the operator writes is
-// remembered at the version the server returned. Metadata-only Secret reads
+// next pass); every other read and every write passes through. A Secret
+// the operator writes is remembered at the version the server returned. Metadata-only Secret reads
 // and lists (unpaged) are Meta's: the informer holds the metadata of every
 // Secret in the namespaces it watches (and reads the others live).
 type Memo struct {
@@ -56,8 +56,9 @@ var (
 // remembered version, else from the API server. A Secret neither the cache
 // nor the memo holds is not found, as for every other cached kind: no live
 // read asks the API server for an object this operator is about to create.
-// One the memo holds but the cache does not show is read live: the cache
-// may lag this process's own create, or the Secret is gone.
+// One the memo holds (this process wrote or read it and has not forgotten
+// it) but the cache does not show is read live: the cache may lag this
+// process's own create, or the Secret is gone.
 func (m *Memo) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
 	if pm, ok := obj.(*metav1.PartialObjectMetadata); ok && pm.GroupVersionKind() == secretGVK && len(opts) == 0 {
 		return m.Meta.Get(ctx, key, obj)

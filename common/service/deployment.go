@@ -38,7 +38,7 @@ func (r *Reconciler) ApplyDeployment(ctx context.Context, s *Scope, desired *app
 	if err != nil {
 		return nil, pipeline.Continue(), err
 	}
-	if _, err := apply.Ensure(ctx, s.Target.Client, s.Owner, workload.Service(s.ID, r.Profile.APIPort, narrowed), keepClusterIP); err != nil {
+	if _, err := apply.Ensure(ctx, s.Target.Client, s.Owner, workload.Service(s.ID, r.Profile.APIPort, narrowed), keepService); err != nil {
 		return nil, pipeline.Continue(), err
 	}
 	if _, err := apply.Ensure(ctx, s.Target.Client, s.Owner, workload.PodDisruptionBudget(s.ID, spec.Deployment.EffectiveReplicas()), nil); err != nil {
@@ -67,18 +67,23 @@ func keepReplicas(autoscaling bool) apply.Preserve[*appsv1.Deployment] {
 	}
 }
 
-// keepClusterIP keeps the allocated, immutable cluster IPs.
-func keepClusterIP(live, desired *corev1.Service) {
+// keepService keeps the allocated, immutable cluster IPs and a narrowed
+// selector: the latch holds on the very object an update goes over, even
+// when serviceNarrowed read an older copy than Ensure did.
+func keepService(live, desired *corev1.Service) {
 	desired.Spec.ClusterIP = live.Spec.ClusterIP
 	desired.Spec.ClusterIPs = live.Spec.ClusterIPs
+	if live.Spec.Selector[workload.ComponentLabel] == workload.ComponentAPI {
+		desired.Spec.Selector[workload.ComponentLabel] = workload.ComponentAPI
+	}
 }
 
 // serviceNarrowed latches the API-component selector: once the rollout has
 // converged, or once the Service already selects it. The Service is read
-// from the cache, as apply.Ensure reads it: a copy that lags a narrowing
-// already written can only make Ensure find nothing to change or update
-// over the stale resourceVersion, which the API server refuses as a
-// conflict; it never widens the live selector again.
+// from the cache: a copy that lags a narrowing already written cannot widen
+// the live selector again, since keepService keeps the narrowing of the
+// object Ensure updates over, and an update over a stale resourceVersion is
+// refused as a conflict.
 func serviceNarrowed(ctx context.Context, s *Scope, d *appsv1.Deployment) (bool, error) {
 	if RolledOut(d) {
 		return true, nil

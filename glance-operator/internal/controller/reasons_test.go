@@ -73,17 +73,8 @@ func TestConfigError(t *testing.T) {
 	ns := suite.Namespace(t)
 	inputs(t, ns)
 	twoBackends(t, ns, "glance")
-	g := newGlance(ns, "glance")
-	g.Spec.PolicyOverrides = &shared.PolicyOverrides{ConfigMapRef: &shared.LocalObjectRef{Name: "missing-policy"}}
 	errorsBefore := testutil.ToFloat64(reconciler.Metrics.Errors.WithLabelValues("Config", conditions.TypeSecretsReady))
-	must(t, k8s.Create(context.Background(), g))
-	got := waitCondition(t, ns, g.Name, conditions.TypeSecretsReady, metav1.ConditionFalse, "ConfigError")
-	if c := condition(got, conditions.TypeSecretsReady); !strings.Contains(c.Message, "missing-policy") {
-		t.Errorf("ConfigError message %q does not name the ConfigMap", c.Message)
-	}
-	if c := condition(got, conditions.TypeDatabaseReady); c != nil {
-		t.Errorf("Database step ran after a config error: %v", c)
-	}
+	g := createWithMissingPolicy(t, ns)
 	if n := testutil.ToFloat64(reconciler.Metrics.Errors.WithLabelValues("Config", conditions.TypeSecretsReady)); n <= errorsBefore {
 		t.Errorf("reconcile_errors_total{Config,SecretsReady} = %v, not counted", n)
 	}
@@ -105,10 +96,18 @@ func TestConfigErrorWithoutBackends(t *testing.T) {
 	t.Parallel()
 	ns := suite.Namespace(t)
 	inputs(t, ns)
+	g := createWithMissingPolicy(t, ns)
+	waitCondition(t, ns, g.Name, glancev1.ConditionBackendsReady, metav1.ConditionFalse, glancev1.ReasonNoDefaultBackend)
+}
+
+// createWithMissingPolicy creates the Glance "glance" with a policy
+// ConfigMap that does not exist and waits for ConfigError naming it, with
+// no Database step run.
+func createWithMissingPolicy(t *testing.T, ns string) *glancev1.Glance {
+	t.Helper()
 	g := newGlance(ns, "glance")
 	g.Spec.PolicyOverrides = &shared.PolicyOverrides{ConfigMapRef: &shared.LocalObjectRef{Name: "missing-policy"}}
 	must(t, k8s.Create(context.Background(), g))
-	waitCondition(t, ns, g.Name, glancev1.ConditionBackendsReady, metav1.ConditionFalse, glancev1.ReasonNoDefaultBackend)
 	got := waitCondition(t, ns, g.Name, conditions.TypeSecretsReady, metav1.ConditionFalse, "ConfigError")
 	if c := condition(got, conditions.TypeSecretsReady); !strings.Contains(c.Message, "missing-policy") {
 		t.Errorf("ConfigError message %q does not name the ConfigMap", c.Message)
@@ -116,6 +115,7 @@ func TestConfigErrorWithoutBackends(t *testing.T) {
 	if c := condition(got, conditions.TypeDatabaseReady); c != nil {
 		t.Errorf("Database step ran after a config error: %v", c)
 	}
+	return got
 }
 
 // ClusterNotReady, WaitingForDatabase, WaitingForBackends (no default
