@@ -13,8 +13,9 @@
 // with a write of this process in flight therefore waits (at most
 // MaxWait) until that write has returned and been recorded.
 //
-// Not wired into the operators yet: the pruning of config artefacts still
-// needs the echo of an artefact's create (docs/decisions/caching.md).
+// Not wired into the operators yet: with it, a Glance controller test
+// failed in one CI run, a step that relied on an echo not yet found
+// (docs/decisions/caching.md says what is known).
 package echo
 
 import (

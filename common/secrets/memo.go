@@ -70,10 +70,12 @@ func (m *Memo) Get(ctx context.Context, key client.ObjectKey, obj client.Object,
 	meta := &metav1.PartialObjectMetadata{}
 	meta.SetGroupVersionKind(secretGVK)
 	err := m.Meta.Get(ctx, key, meta)
-	if apierrors.IsNotFound(err) && !m.holds(key) {
+	e, held := m.lookup(key)
+	if apierrors.IsNotFound(err) && !held {
 		return err
 	}
-	if err == nil && m.recall(key, meta.ResourceVersion, s) {
+	if err == nil && held && meta.ResourceVersion == e.secret.ResourceVersion {
+		m.recall(key, e, s)
 		return nil
 	}
 	if err := m.Client.Get(ctx, key, s); err != nil {
@@ -145,22 +147,22 @@ func (m *Memo) wrote(obj client.Object, err error) error {
 	return err
 }
 
-// recall copies the remembered Secret into s when it is at version, the
-// resourceVersion the cache shows.
-func (m *Memo) recall(key client.ObjectKey, version string, s *corev1.Secret) bool {
+// lookup returns the remembered entry of key, if any.
+func (m *Memo) lookup(key client.ObjectKey) (memoEntry, bool) {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	e, ok := m.entries[key]
-	m.mu.Unlock()
-	if !ok || version != e.secret.ResourceVersion {
-		return false
-	}
+	return e, ok
+}
+
+// recall copies the remembered Secret of entry e into s and marks it used.
+func (m *Memo) recall(key client.ObjectKey, e memoEntry, s *corev1.Secret) {
 	e.secret.DeepCopyInto(s)
 	m.mu.Lock()
 	if cur, ok := m.entries[key]; ok && cur.secret == e.secret {
 		m.entries[key] = memoEntry{secret: e.secret, used: m.now()}
 	}
 	m.mu.Unlock()
-	return true
 }
 
 func (m *Memo) remember(s *corev1.Secret) {
@@ -179,14 +181,6 @@ func (m *Memo) remember(s *corev1.Secret) {
 		}
 		m.swept = now
 	}
-}
-
-// holds reports whether the memo remembers key.
-func (m *Memo) holds(key client.ObjectKey) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	_, ok := m.entries[key]
-	return ok
 }
 
 func (m *Memo) forget(key client.ObjectKey) {

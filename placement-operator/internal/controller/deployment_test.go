@@ -76,14 +76,10 @@ func TestDeploymentSelectorChangeRecreates(t *testing.T) {
 // Service first: a status it wrote proves the Service was judged.
 func TestServiceNarrowedOnceRolledOutAndLatched(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	ns := namespace(t)
 	inputs(t, ns)
 	p := newPlacement(ns, "placement")
-	api.Set(ns, p.Name, FakeAPI(t, 200, 0))
-	must(t, k8s.Create(ctx, p))
-	provisionDatabase(t, ns, p.Name)
-	finishJob(t, ns, p.Name, true)
+	toRollout(t, ns, p)
 	waitCondition(t, ns, p.Name, placementv1.ConditionDeploymentReady, metav1.ConditionFalse, "WaitingForDeployment")
 	if sel := service(t, ns, p.Name).Spec.Selector; sel[workload.ComponentLabel] != "" {
 		t.Fatalf("Service selector %v before the rollout, want every pod of the instance", sel)

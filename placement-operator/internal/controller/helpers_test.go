@@ -98,12 +98,19 @@ func rollOut(t *testing.T, ns, name string) { t.Helper(); suite.RollOut(t, ns, n
 // toReady drives a fresh Placement to Ready=True through the simulators.
 func toReady(t *testing.T, ns string, p *placementv1.Placement) *placementv1.Placement {
 	t.Helper()
+	toRollout(t, ns, p)
+	rollOut(t, ns, p.Name)
+	return waitCondition(t, ns, p.Name, placementv1.ConditionReady, metav1.ConditionTrue, "AllReady")
+}
+
+// toRollout creates a fresh Placement and drives it through the database
+// and db-sync to the Deployment's rollout, which it leaves to the caller.
+func toRollout(t *testing.T, ns string, p *placementv1.Placement) {
+	t.Helper()
 	api.Set(ns, p.Name, FakeAPI(t, 200, 0))
 	must(t, k8s.Create(context.Background(), p))
 	provisionDatabase(t, ns, p.Name)
 	finishJob(t, ns, p.Name, true)
-	rollOut(t, ns, p.Name)
-	return waitCondition(t, ns, p.Name, placementv1.ConditionReady, metav1.ConditionTrue, "AllReady")
 }
 
 func deployment(t *testing.T, ns, name string) *appsv1.Deployment {
