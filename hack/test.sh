@@ -27,9 +27,11 @@ setup=$!
 # with it (each variable is emptied once its job has been waited for).
 late= late_log=
 trap 'kill ${setup:-} ${kube:-} ${late:-} 2>/dev/null || true; rm -f "$setup_log" ${late_log:+"$late_log"}' EXIT
-hack/tools.sh etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok kwokctl &
+# The lanes take about the same CPU time (docs/decisions/toolchain.md has
+# each tool's): the control plane's binaries in one, the rest in the other.
+hack/tools.sh etcd kube-apiserver kube-controller-manager kube-scheduler kubectl &
 kube=$!
-hack/tools.sh controller-gen golangci-lint helm external-secrets versitygw
+hack/tools.sh controller-gen golangci-lint helm external-secrets kwok kwokctl versitygw
 # Vault (about nine minutes to build) is needed by the Barbican tests only,
 # promtool (about six) by the chart tests only: they build in the background
 # at the lowest CPU priority while the other tests run, and the tests that
