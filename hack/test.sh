@@ -32,8 +32,8 @@ trap 'kill ${setup:-} ${kube:-} ${late:-} 2>/dev/null || true; rm -f "$setup_log
 hack/tools.sh etcd kube-apiserver kube-controller-manager kube-scheduler kubectl &
 kube=$!
 hack/tools.sh controller-gen golangci-lint helm external-secrets kwok kwokctl versitygw
-# Vault (about nine minutes to build) is needed by the Barbican tests only,
-# promtool (about six) by the chart tests only: they build in the background
+# Vault is needed by the Barbican tests only, promtool by the chart tests
+# only (together about 15 CPU minutes to build): they build in the background
 # at the lowest CPU priority while the other tests run, and the tests that
 # need them run after wait_late.
 late_log=$(mktemp)
