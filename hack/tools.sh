@@ -57,6 +57,17 @@ build_etcd() {
   (cd "$dir" && go build -trimpath -ldflags "-s -w" -o "$out" go.etcd.io/etcd/server/v3)
 }
 
+# module_copy MODULE VERSION prints a new temporary directory holding a
+# writable copy of the module's source, for the builds that change a file of
+# it (the caller removes it).
+module_copy() {
+  local src dir
+  src=$("$here/moddir.sh" "$1" "$2")
+  dir=$(mktemp -d)
+  cp -r "$src/." "$dir/" && chmod -R u+w "$dir"
+  echo "$dir"
+}
+
 # build_eso builds the External Secrets Operator's controller from its own
 # module (its go.mod, with its replace directives), outside our workspace:
 # its API packages do not compile with our controller-runtime, its binary
@@ -64,16 +75,14 @@ build_etcd() {
 # so the build registers that one: ESO's provider and generator registries
 # are lists of blank imports, and the full lists pull in every cloud's SDK
 # (2016 packages against 892; the longest build of a fresh machine's set-up,
-# about 15 CPU minutes, docs/decisions/test-run-layout.md). The controllers
+# about 15 CPU minutes, docs/decisions/toolchain.md). The controllers
 # themselves are ESO's own, unchanged.
 build_eso() {
-  local out dir src
+  local out dir
   out=$(path external-secrets)
   [ -x "$out" ] && return 0
   log "building external-secrets $ESO_VERSION with its fake provider (its own module; a few minutes)"
-  src=$("$here/moddir.sh" github.com/external-secrets/external-secrets "$ESO_VERSION")
-  dir=$(mktemp -d)
-  cp -r "$src/." "$dir/" && chmod -R u+w "$dir"
+  dir=$(module_copy github.com/external-secrets/external-secrets "$ESO_VERSION")
   local kind
   for kind in provider generator; do
     printf 'package register\n\nimport _ "github.com/external-secrets/external-secrets/pkg/%s/fake"\n' "$kind" \
@@ -91,17 +100,15 @@ build_eso() {
 # tree, which a module download lacks: without those replace directives
 # they resolve to their published versions.
 build_vault() {
-  local out dir src
+  local out dir
   out=$(path vault)
   [ -x "$out" ] && return 0
   log "building vault $VAULT_VERSION with the plugins Barbican's tests use (its own requirements; several minutes)"
-  src=$("$here/moddir.sh" github.com/hashicorp/vault "$VAULT_VERSION")
-  dir=$(mktemp -d)
-  cp -r "$src/." "$dir/" && chmod -R u+w "$dir"
+  dir=$(module_copy github.com/hashicorp/vault "$VAULT_VERSION")
   awk '/^replace[ \t]*\($/{skip=1; next}
     skip && /^\)/{skip=0; next}
     skip || /^replace[ \t]/{next}
-    {print}' "$src/go.mod" >"$dir/go.mod"
+    {print}' "$dir/go.mod" >"$dir/go.mod.new" && mv "$dir/go.mod.new" "$dir/go.mod"
   (cd "$dir" && git apply "$here/vault-plugins.patch")
   mkdir -p "$(dirname "$out")"
   (cd "$dir" && GOWORK=off GOFLAGS=-mod=mod go build -trimpath -ldflags "-s -w" -o "$out" .)
@@ -143,9 +150,9 @@ build() {
     kwokctl) go_install kwokctl sigs.k8s.io/kwok/cmd/kwokctl "$KWOK_VERSION" ;;
     helm) go_install helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION" ;;
     golangci-lint) go_install golangci-lint github.com/golangci/golangci-lint/v2/cmd/golangci-lint "$GOLANGCI_LINT_VERSION" ;;
-    # Checks and unit-tests the charts' alerting rules (about six minutes to
-    # build). Prometheus's own build tag leaves out the service discoveries
-    # (promtool's check of a scrape configuration's targets, which we do not use).
+    # Checks and unit-tests the charts' alerting rules. Prometheus's own build
+    # tag leaves out the service discoveries (promtool's check of a scrape
+    # configuration's targets, which we do not use): half the build.
     promtool) go_install promtool github.com/prometheus/prometheus/cmd/promtool "$PROMETHEUS_VERSION" -tags remove_all_sd ;;
     external-secrets) build_eso ;;
     # A real S3 server (S3 over a directory) for Glance's S3 stores.
