@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync/atomic"
 	"testing"
 
@@ -157,6 +158,24 @@ func apiConf(t *testing.T, ns, name string) string {
 func artefacts(t *testing.T, ns, base string, list client.ObjectList) []string {
 	t.Helper()
 	return suite.Artefacts(t, ns, list, client.MatchingLabels{configartifact.BaseLabel: base})
+}
+
+// backendsSecrets lists the backends Secrets of ns. An install with two
+// backends may project a partial set first (one backend judged
+// credential-ready before the other), so a test compares with what its
+// install left, not with the one Secret the Deployment mounts.
+func backendsSecrets(t *testing.T, ns string) []string {
+	t.Helper()
+	return artefacts(t, ns, "glance-backends", &corev1.SecretList{})
+}
+
+// wantNoNewBackendsSecret fails t unless ns holds exactly the backends
+// Secrets installed, mounted among them.
+func wantNoNewBackendsSecret(t *testing.T, ns string, installed []string, mounted string) {
+	t.Helper()
+	if secrets := backendsSecrets(t, ns); !slices.Equal(secrets, installed) || !slices.Contains(secrets, mounted) {
+		t.Errorf("backends Secrets %v, want those of the install %v, the mounted %s among them", secrets, installed, mounted)
+	}
 }
 
 // jobUID is the UID of the Job name, "" when there is none.
