@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/c5c3/openstack-operators/common/secretcache"
 	"github.com/c5c3/openstack-operators/common/watch"
 )
 
@@ -42,7 +43,7 @@ func (p Parents) AddIndexes(ctx context.Context, idx client.FieldIndexer) error 
 	}); err != nil {
 		return err
 	}
-	return idx.IndexField(ctx, p.NewChild(), p.SecretIndex, p.Secrets)
+	return secretcache.IndexSecretRefs(ctx, idx, p.NewChild(), p.SecretIndex, p.Secrets)
 }
 
 // ParentOf maps a child to its parent.

@@ -8,8 +8,11 @@
 // mapping from a Secret to a CR stays in the Secret's namespace), so this
 // cache runs one metadata-only Secret informer per namespace that holds at
 // least one object of the tracked kinds (the operator's own CRs): started when
-// the first arrives, stopped when the last is gone. Everything else is the
-// wrapped controller-runtime cache's. See docs/decisions/caching.md.
+// the first arrives, stopped when the last is gone. Each lists and watches
+// whole Secrets and keeps their metadata only, after offering the data of
+// the Secrets the tracked objects reference to a Sink (Feed: the Secret
+// memo). Everything else is the wrapped controller-runtime cache's. See
+// docs/decisions/caching.md.
 package secretcache
 
 import (
@@ -25,12 +28,14 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
-	"k8s.io/client-go/metadata"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+
+	"github.com/c5c3/openstack-operators/common/secrets"
 )
 
 var (
@@ -50,7 +55,8 @@ var (
 type Cache struct {
 	cache.Cache
 	live      client.Reader
-	metadata  metadata.Interface
+	secrets   corev1client.SecretsGetter
+	scheme    *runtime.Scheme
 	transform toolscache.TransformFunc
 	tracked   []client.Object
 
@@ -60,6 +66,8 @@ type Cache struct {
 	holders  map[string]map[holder]struct{}
 	shards   map[string]*shard
 	regs     []*registration
+	sink     secrets.Sink
+	refs     []refIndex
 }
 
 // holder is a tracked object keeping its namespace's informer running.
@@ -89,7 +97,7 @@ func New(cfg *rest.Config, opts cache.Options, tracked ...client.Object) (*Cache
 	if err != nil {
 		return nil, err
 	}
-	md, err := metadata.NewForConfigAndClient(cfg, opts.HTTPClient)
+	typed, err := corev1client.NewForConfigAndClient(protobuf(cfg), opts.HTTPClient)
 	if err != nil {
 		return nil, err
 	}
@@ -100,12 +108,22 @@ func New(cfg *rest.Config, opts cache.Options, tracked ...client.Object) (*Cache
 	return &Cache{
 		Cache:     inner,
 		live:      live,
-		metadata:  md,
+		secrets:   typed,
+		scheme:    opts.Scheme,
 		transform: transform,
 		tracked:   tracked,
 		holders:   map[string]map[holder]struct{}{},
 		shards:    map[string]*shard{},
 	}, nil
+}
+
+// protobuf is cfg asking for protobuf, the cheaper encoding of built-in
+// kinds to decode, for the namespace informers' whole Secrets.
+func protobuf(cfg *rest.Config) *rest.Config {
+	cfg = rest.CopyConfig(cfg)
+	cfg.ContentType = "application/vnd.kubernetes.protobuf"
+	cfg.AcceptContentTypes = "application/vnd.kubernetes.protobuf,application/json"
+	return cfg
 }
 
 // defaults fills what the manager fills before it calls NewCache, for

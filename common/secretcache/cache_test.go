@@ -239,6 +239,13 @@ func startWith(t testing.TB, ctx context.Context, cfg *rest.Config, opts cache.O
 	opts.Scheme = scheme.Scheme
 	sc, err := New(cfg, opts, tracked...)
 	must(t, err)
+	run(t, ctx, sc)
+	return sc
+}
+
+// run starts sc until the test ends and waits for it to sync.
+func run(t testing.TB, ctx context.Context, sc *Cache) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- sc.Start(ctx) }()
@@ -251,7 +258,6 @@ func startWith(t testing.TB, ctx context.Context, cfg *rest.Config, opts cache.O
 	if !sc.WaitForCacheSync(ctx) {
 		t.Fatal("cache did not sync")
 	}
-	return sc
 }
 
 func secret(ns, name string) *corev1.Secret {
@@ -359,5 +365,93 @@ func TestNoTypedSecretInformer(t *testing.T) {
 	}
 	if _, err := sc.GetInformerForKind(ctx, corev1.SchemeGroupVersion.WithKind("LimitRange")); err != nil {
 		t.Errorf("another kind: %v", err)
+	}
+}
+
+// sink records the Secrets offered to it; it holds what it was offered and
+// the names in held.
+type sink struct {
+	mu      sync.Mutex
+	held    map[string]bool
+	offered []string
+}
+
+func (s *sink) Holds(key client.ObjectKey) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.held[key.Name]
+}
+
+func (s *sink) Offer(sec *corev1.Secret) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.offered = append(s.offered, fmt.Sprintf("%s=%s", sec.Name, sec.Data["k"]))
+	s.held[sec.Name] = true
+}
+
+func (s *sink) got() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.offered)
+}
+
+// refsAnnotation lists, comma-separated, the Secrets a tracked object
+// references in the tests' reference index.
+const refsAnnotation = "refs"
+
+func indexRefs(o client.Object) []string {
+	if v := o.GetAnnotations()[refsAnnotation]; v != "" {
+		return strings.Split(v, ",")
+	}
+	return nil
+}
+
+// The namespace informers offer the sink the data of the Secrets a tracked
+// object names in a reference index, from their first list and from their
+// watch, and nothing else: not an unreferenced Secret, not one the sink
+// holds already, not a later version of one it took.
+func TestReferencedSecretsAreOffered(t *testing.T) {
+	_, cfg, ctx := testenv.StartForTest(t, testenv.Options{WithoutGatewayAPI: true})
+	c, err := client.New(cfg, client.Options{})
+	must(t, err)
+	must(t, c.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "ns"}}))
+	for _, name := range []string{"listed", "unreferenced", "held"} {
+		must(t, c.Create(ctx, secret("ns", name)))
+	}
+	sc, err := New(cfg, cache.Options{Scheme: scheme.Scheme}, &corev1.LimitRange{})
+	must(t, err)
+	must(t, IndexSecretRefs(ctx, sc, &corev1.LimitRange{}, "refs", indexRefs))
+	rec := &sink{held: map[string]bool{"held": true}}
+	sc.Feed(rec)
+	run(t, ctx, sc)
+	events := &recorder{}
+	inf, err := sc.GetInformer(ctx, secretMeta())
+	must(t, err)
+	_, err = inf.AddEventHandler(events)
+	must(t, err)
+
+	cr := tracked("ns", "cr")
+	cr.Annotations = map[string]string{refsAnnotation: "listed,held,watched"}
+	must(t, c.Create(ctx, cr))
+	eventually(t, "the first list of ns", func() bool { return events.has("add ns/unreferenced") })
+	if got, want := rec.got(), []string{"listed=v"}; !slices.Equal(got, want) {
+		t.Errorf("offered from the first list: %v, want %v", got, want)
+	}
+	watched := secret("ns", "watched")
+	watched.StringData = map[string]string{"k": "w"}
+	must(t, c.Create(ctx, watched))
+	bump(t, ctx, c, "ns", "listed")
+	// An unreferenced Secret's event after the others': once it is seen,
+	// the informer has judged every Secret above.
+	must(t, c.Create(ctx, secret("ns", "last")))
+	eventually(t, "the watch's events", func() bool { return events.has("add ns/last") })
+	if got, want := rec.got(), []string{"listed=v", "watched=w"}; !slices.Equal(got, want) {
+		t.Errorf("offered: %v, want %v (a Secret created later once, nothing held again)", got, want)
+	}
+	// The informer keeps metadata only.
+	for _, obj := range sc.shard("ns").store.List() {
+		if _, ok := obj.(*metav1.PartialObjectMetadata); !ok {
+			t.Errorf("the informer holds a %T, want metadata only", obj)
+		}
 	}
 }

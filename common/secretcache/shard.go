@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
-	"k8s.io/client-go/metadata"
 	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -29,12 +29,13 @@ type shard struct {
 	synced     atomic.Bool
 }
 
-// newShard is the metadata-only Secret informer of namespace ns, every
-// object of it transformed by transform (nil: none), its events passed to
-// handler. It does not resync: the operators' Secret watches drop resyncs
-// (the CR's watch carries them).
-func newShard(md metadata.Interface, ns string, transform toolscache.TransformFunc, handler toolscache.ResourceEventHandler) *shard {
-	secrets := md.Resource(secretGVR).Namespace(ns)
+// newShard is the Secret informer of namespace ns: it lists and watches
+// whole Secrets but keeps their metadata only, each offered to the Cache's
+// Sink first (Cache.offer) and then transformed by the Cache's transform;
+// its events go to the Cache's dispatcher. It does not resync: the
+// operators' Secret watches drop resyncs (the CR's watch carries them).
+func (c *Cache) newShard(ctx context.Context, ns string) *shard {
+	secrets := c.secrets.Secrets(ns)
 	store, controller := toolscache.NewInformerWithOptions(toolscache.InformerOptions{
 		ListerWatcher: &toolscache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
@@ -44,16 +45,18 @@ func newShard(md metadata.Interface, ns string, transform toolscache.TransformFu
 				return secrets.Watch(ctx, o)
 			},
 		},
-		ObjectType: &metav1.PartialObjectMetadata{},
-		Handler:    handler,
+		ObjectType: &corev1.Secret{},
+		Handler:    dispatcher{c: c},
 		Transform: func(in any) (any, error) {
-			if m, ok := in.(*metav1.PartialObjectMetadata); ok {
-				m.SetGroupVersionKind(secretGVK)
-			}
-			if transform == nil {
+			s, ok := in.(*corev1.Secret)
+			if !ok {
 				return in, nil
 			}
-			return transform(in)
+			m := c.offer(ctx, s)
+			if c.transform == nil {
+				return m, nil
+			}
+			return c.transform(m)
 		},
 	})
 	return &shard{store: store, controller: controller}
@@ -162,8 +165,8 @@ func (c *Cache) hold(obj any, present bool) {
 
 // startShard starts ns's Secret informer. Caller holds c.mu.
 func (c *Cache) startShard(ns string) {
-	s := newShard(c.metadata, ns, c.transform, dispatcher{c: c})
 	ctx, cancel := context.WithCancel(c.ctx)
+	s := c.newShard(ctx, ns)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -27,7 +27,9 @@ const MemoIdle = time.Hour
 // without a read at the server (like any cached kind, the answer lags a
 // creation by the informer's delay, and the creation's event brings the
 // next pass); every other read and every write passes through. A Secret
-// the operator writes is remembered at the version the server returned. Metadata-only Secret reads
+// the operator writes is remembered at the version the server returned, and
+// one a Secret informer offers (Offer) at the version it saw, so that even
+// a first read can be answered from memory. Metadata-only Secret reads
 // and lists (unpaged) are Meta's: the informer holds the metadata of every
 // Secret in the namespaces it watches (and reads the others live).
 type Memo struct {
@@ -124,6 +126,36 @@ func (m *Memo) Delete(ctx context.Context, obj client.Object, opts ...client.Del
 		m.forget(client.ObjectKeyFromObject(obj))
 	}
 	return err
+}
+
+// Sink takes the data of Secrets as an informer sees them, for the
+// Secrets it wants (a Secret cache's Feed). Memo is one.
+type Sink interface {
+	// Holds reports whether the sink keeps key's data already: it is then
+	// not offered (the sink keeps what it read or wrote itself).
+	Holds(key client.ObjectKey) bool
+	// Offer hands the sink a Secret, data included; the sink copies what
+	// it keeps.
+	Offer(s *corev1.Secret)
+}
+
+var _ Sink = &Memo{}
+
+// Holds reports whether the memo remembers key's Secret.
+func (m *Memo) Holds(key client.ObjectKey) bool {
+	_, ok := m.lookup(key)
+	return ok
+}
+
+// Offer remembers s, a Secret as the cache's informer saw it, unless the
+// memo remembers that Secret already (what it read or wrote itself is
+// newer, or as new): the first read of a Secret the informer offered is
+// then answered from memory (secretcache.Cache.Feed).
+func (m *Memo) Offer(s *corev1.Secret) {
+	if s.ResourceVersion == "" || m.Holds(client.ObjectKeyFromObject(s)) {
+		return
+	}
+	m.remember(s)
 }
 
 // Len is the number of remembered Secrets.

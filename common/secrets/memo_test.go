@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/c5c3/openstack-operators/common/operator"
+	"github.com/c5c3/openstack-operators/common/secretcache"
 	"github.com/c5c3/openstack-operators/common/secrets"
 	"github.com/c5c3/openstack-operators/common/testenv"
 )
@@ -263,4 +264,90 @@ func (s *storingServer) Get(_ context.Context, key client.ObjectKey, obj client.
 	}
 	sec.DeepCopyInto(obj.(*corev1.Secret))
 	return nil
+}
+
+// A memo fed by the namespace Secret informers (secretcache.Cache.Feed)
+// against a real API server: the first read of a referenced Secret is
+// answered from what the informer's list offered, without a GET; an
+// unreferenced Secret's first read and a referenced Secret's read after a
+// change go to the server, as without the feed.
+func TestFedMemoReadsNoReferencedSecret(t *testing.T) {
+	_, cfg, ctx := testenv.StartForTest(t, testenv.Options{WithoutGatewayAPI: true})
+	scheme := operator.NewScheme()
+	raw, err := client.NewWithWatch(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := secretcache.New(cfg, cache.Options{Scheme: scheme}, &corev1.LimitRange{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A LimitRange stands for a CR: its annotation names the Secret it
+	// references.
+	if err := secretcache.IndexSecretRefs(ctx, sc, &corev1.LimitRange{}, "ref", func(o client.Object) []string {
+		return []string{o.GetAnnotations()["ref"]}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var gets atomic.Int32
+	counted := interceptor.NewClient(raw, interceptor.Funcs{
+		Get: func(ctx context.Context, cl client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+			if _, ok := obj.(*corev1.Secret); ok {
+				gets.Add(1)
+			}
+			return cl.Get(ctx, key, obj, opts...)
+		},
+	})
+	memo := &secrets.Memo{Client: counted, Meta: sc}
+	sc.Feed(memo)
+	go func() { _ = sc.Start(ctx) }()
+	if !sc.WaitForCacheSync(ctx) {
+		t.Fatal("cache did not sync")
+	}
+	const ns = "default"
+	for _, name := range []string{"db", "other"} {
+		s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Data: map[string][]byte{"password": []byte(name)}}
+		if err := raw.Create(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cr := &corev1.LimitRange{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "cr", Annotations: map[string]string{"ref": "db"}}}
+	if err := raw.Create(ctx, cr); err != nil {
+		t.Fatal(err)
+	}
+	// The namespace's informer starts with the CR; a metadata read waits
+	// for its first list.
+	for len(sc.Namespaces()) == 0 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	read := func(name, want string, wantGets int32) {
+		t.Helper()
+		var s corev1.Secret
+		if err := memo.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, &s); err != nil {
+			t.Fatal(err)
+		}
+		if string(s.Data["password"]) != want || gets.Load() != wantGets {
+			t.Errorf("read %s: %q with %d GETs in all, want %q with %d", name, s.Data["password"], gets.Load(), want, wantGets)
+		}
+	}
+	read("db", "db", 0)
+	read("other", "other", 1)
+	read("db", "db", 1)
+	var db corev1.Secret
+	if err := raw.Get(ctx, client.ObjectKey{Namespace: ns, Name: "db"}, &db); err != nil {
+		t.Fatal(err)
+	}
+	db.Data["password"] = []byte("two")
+	if err := raw.Update(ctx, &db); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		m := &metav1.PartialObjectMetadata{}
+		m.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Secret"))
+		if err := sc.Get(ctx, client.ObjectKeyFromObject(&db), m); err == nil && m.ResourceVersion == db.ResourceVersion {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	read("db", "two", 2)
 }

@@ -45,10 +45,18 @@ type Target struct {
 // New is the target of a cluster: Client is the cluster's client behind a
 // Secret memo validated against its metadata-only Secret informer, so a
 // pass over unchanged Secrets reads none from the API server.
+//
+// A cache that splits the Secret informer by namespace (the management
+// cluster's, common/secretcache) feeds the memo the referenced Secrets it
+// lists and watches, so that even their first read needs no request.
 func New(name string, cl cluster.Cluster) Target {
+	memo := &secrets.Memo{Client: cl.GetClient(), Meta: cl.GetCache()}
+	if c, ok := cl.GetCache().(interface{ Feed(secrets.Sink) }); ok {
+		c.Feed(memo)
+	}
 	return Target{
 		Name:   name,
-		Client: &secrets.Memo{Client: cl.GetClient(), Meta: cl.GetCache()},
+		Client: memo,
 		Reader: cl.GetAPIReader(),
 		Cache:  cl.GetCache(),
 		Mapper: cl.GetRESTMapper(),

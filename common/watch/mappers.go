@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/secretcache"
 	"github.com/c5c3/openstack-operators/common/service"
 	"github.com/c5c3/openstack-operators/common/targetcluster"
 	"github.com/c5c3/openstack-operators/common/workload"
@@ -31,7 +32,7 @@ const (
 
 // AddIndexes registers the three indexes over the kind of cr.
 func AddIndexes(ctx context.Context, idx client.FieldIndexer, cr service.Object) error {
-	if err := idx.IndexField(ctx, cr, IndexSecretRefs, SecretRefs); err != nil {
+	if err := secretcache.IndexSecretRefs(ctx, idx, cr, IndexSecretRefs, SecretRefs); err != nil {
 		return err
 	}
 	if err := idx.IndexField(ctx, cr, IndexClusterRef, func(o client.Object) []string {

@@ -1,0 +1,102 @@
+package secretcache
+
+import (
+	"context"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+
+	"github.com/c5c3/openstack-operators/common/secrets"
+)
+
+// refIndex is a field index over a tracked kind whose values are names of
+// Secrets in the object's namespace.
+type refIndex struct {
+	field   string
+	newList func() (client.ObjectList, error)
+}
+
+// Feed makes the namespace informers offer sink (the operator's Secret
+// memo, whose first read of a credential Secret then needs no request) every Secret that an
+// object of the tracked kinds names in a reference index (IndexSecretRefs)
+// and sink does not hold yet. Call it before Start; nil stops the offers.
+func (c *Cache) Feed(sink secrets.Sink) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sink = sink
+}
+
+// IndexSecretRefs registers a field index over obj's kind, as IndexField,
+// whose values (extract) are names of Secrets in the object's namespace:
+// the Secrets the operator will read. When idx is a Cache, the namespace
+// informers offer those Secrets' data to the Cache's Sink (Feed).
+func IndexSecretRefs(ctx context.Context, idx client.FieldIndexer, obj client.Object, field string, extract client.IndexerFunc) error {
+	if err := idx.IndexField(ctx, obj, field, extract); err != nil {
+		return err
+	}
+	c, ok := idx.(*Cache)
+	if !ok {
+		return nil
+	}
+	gvk, err := apiutil.GVKForObject(obj, c.scheme)
+	if err != nil {
+		return err
+	}
+	listGVK := gvk.GroupVersion().WithKind(gvk.Kind + "List")
+	newList := func() (client.ObjectList, error) {
+		o, err := c.scheme.New(listGVK)
+		if err != nil {
+			return nil, err
+		}
+		l, ok := o.(client.ObjectList)
+		if !ok {
+			return nil, fmt.Errorf("secretcache: %s is not a list", listGVK)
+		}
+		return l, nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refs = append(c.refs, refIndex{field: field, newList: newList})
+	return nil
+}
+
+// offer is the first step of the namespace informers' transform: it hands
+// the Sink a Secret that a tracked object references and the Sink does not
+// hold, then returns the Secret's metadata, the only part the informer
+// keeps.
+func (c *Cache) offer(ctx context.Context, s *corev1.Secret) *metav1.PartialObjectMetadata {
+	c.mu.Lock()
+	sink, refs := c.sink, c.refs
+	c.mu.Unlock()
+	if sink != nil && s.DeletionTimestamp == nil {
+		key := client.ObjectKeyFromObject(s)
+		if !sink.Holds(key) && c.referenced(ctx, refs, key) {
+			sink.Offer(s)
+		}
+	}
+	m := &metav1.PartialObjectMetadata{ObjectMeta: s.ObjectMeta}
+	m.SetGroupVersionKind(secretGVK)
+	return m
+}
+
+// referenced reports whether an object of a tracked kind names key in one
+// of refs (from the wrapped cache's index, without copying the objects).
+// A failed lookup counts as not referenced: the Sink then reads the
+// Secret itself, as without the offer.
+func (c *Cache) referenced(ctx context.Context, refs []refIndex, key client.ObjectKey) bool {
+	for _, r := range refs {
+		l, err := r.newList()
+		if err != nil {
+			continue
+		}
+		err = c.Cache.List(ctx, l, client.InNamespace(key.Namespace), client.MatchingFields{r.field: key.Name}, client.UnsafeDisableDeepCopy)
+		if err == nil && meta.LenList(l) > 0 {
+			return true
+		}
+	}
+	return false
+}
