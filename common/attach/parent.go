@@ -43,7 +43,7 @@ func (p Parents) AddIndexes(ctx context.Context, idx client.FieldIndexer) error 
 	}); err != nil {
 		return err
 	}
-	return secretcache.IndexSecretRefs(ctx, idx, p.NewChild(), p.SecretIndex, p.Secrets)
+	return secretcache.IndexReferencedSecrets(ctx, idx, p.NewChild(), p.SecretIndex, p.Secrets)
 }
 
 // ParentOf maps a child to its parent.

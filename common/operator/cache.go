@@ -34,7 +34,7 @@ func NewScheme(add ...func(*runtime.Scheme) error) *runtime.Scheme {
 // CacheOptions restrict the informers of the owned workload kinds to objects
 // labelled managed-by=<managedBy>, so unrelated Deployments, ConfigMaps and
 // Jobs of a big cluster never enter memory. No cached object keeps its
-// managedFields, which nothing reads. Secrets are watched as metadata only
+// managedFields, which nothing reads. Secrets are cached as metadata only
 // (see ClientOptions) and, since that watch sees every Secret of a
 // namespace (of every namespace holding a CR on the management cluster,
 // common/secretcache; of the listed ones on a target cluster), each is
@@ -46,7 +46,9 @@ func CacheOptions(managedBy string, namespaces ...string) cache.Options {
 		DefaultTransform: cache.TransformStripManagedFields(),
 		ByObject: map[client.Object]cache.ByObject{
 			// Keyed by the typed Secret, this applies to the Secret
-			// informer of any form: the metadata-only one is the only one.
+			// informer of any form: one that keeps metadata is the only
+			// one (common/secretcache's turn each Secret into its
+			// metadata before this transform).
 			&corev1.Secret{}: {Transform: TrimSecretMetadata},
 		},
 	}
@@ -71,8 +73,8 @@ var keptSecretLabels = []string{
 	workload.ConfigBaseLabel,
 }
 
-// TrimSecretMetadata is the cache transform of Secrets. A metadata-only
-// Secret informer holds every Secret of its namespaces (a referenced
+// TrimSecretMetadata is the cache transform of Secrets. The Secret
+// informer holds the metadata of every Secret of its namespaces (a referenced
 // credential Secret may be hand-made or written by ESO, so no selector can
 // narrow it),
 // and its events are mapped by name and namespace (referenced Secrets) or by
@@ -115,8 +117,9 @@ func keepLabels(l map[string]string, keys []string) map[string]string {
 	return out
 }
 
-// ClientOptions make every typed Secret read go to the API server: Secret
-// data is read for the few referenced Secrets only, never cached cluster-wide.
+// ClientOptions make every typed Secret read bypass the cache (the targets'
+// Secret memo answers them, common/secrets): Secret data is held for the
+// few Secrets the operator references or writes only, never cluster-wide.
 func ClientOptions() client.Options {
 	return client.Options{Cache: &client.CacheOptions{DisableFor: []client.Object{&corev1.Secret{}}}}
 }

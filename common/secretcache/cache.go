@@ -1,12 +1,12 @@
-// Package secretcache narrows the operator's metadata-only Secret informer to
-// the namespaces that hold its CRs.
+// Package secretcache narrows the operator's Secret informer (which keeps
+// metadata only) to the namespaces that hold its CRs.
 //
 // A referenced credential Secret may carry no label of ours (ESO writes it,
 // or a person does), so no selector tells it from an unrelated Secret: a
 // cluster-wide Secret informer holds every Secret of the cluster, about
 // 550 bytes each even trimmed. Secret events matter only where a CR is (every
 // mapping from a Secret to a CR stays in the Secret's namespace), so this
-// cache runs one metadata-only Secret informer per namespace that holds at
+// cache runs one Secret informer per namespace that holds at
 // least one object of the tracked kinds (the operator's own CRs): started when
 // the first arrives, stopped when the last is gone. Each lists and watches
 // whole Secrets and keeps their metadata only, after offering the data of
@@ -44,8 +44,8 @@ var (
 	secretGVR     = corev1.SchemeGroupVersion.WithResource("secrets")
 )
 
-// Cache is a controller-runtime cache whose metadata-only Secret informer is
-// split by namespace: one informer per namespace holding a tracked object.
+// Cache is a controller-runtime cache whose Secret informer (metadata kept,
+// referenced Secrets' data offered to a Sink, Feed) is split by namespace: one informer per namespace holding a tracked object.
 // Secret metadata reads in such a namespace are that informer's (blocking
 // until it has synced); elsewhere, and for lists across namespaces, they go
 // to the API server. GetInformer of Secret metadata returns one informer

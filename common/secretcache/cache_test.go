@@ -371,9 +371,23 @@ func TestNoTypedSecretInformer(t *testing.T) {
 // sink records the Secrets offered to it; it holds what it was offered and
 // the names in held.
 type sink struct {
-	mu      sync.Mutex
-	held    map[string]bool
-	offered []string
+	mu        sync.Mutex
+	held      map[string]bool
+	offered   []string
+	forgotten []string
+}
+
+func (s *sink) Forget(key client.ObjectKey) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.forgotten = append(s.forgotten, key.Name)
+	delete(s.held, key.Name)
+}
+
+func (s *sink) gone() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.forgotten)
 }
 
 func (s *sink) Holds(key client.ObjectKey) bool {
@@ -409,7 +423,8 @@ func indexRefs(o client.Object) []string {
 // The namespace informers offer the sink the data of the Secrets a tracked
 // object names in a reference index, from their first list and from their
 // watch, and nothing else: not an unreferenced Secret, not one the sink
-// holds already, not a later version of one it took.
+// holds already, not a later version of one it took; and they tell it of a
+// Secret deleted.
 func TestReferencedSecretsAreOffered(t *testing.T) {
 	_, cfg, ctx := testenv.StartForTest(t, testenv.Options{WithoutGatewayAPI: true})
 	c, err := client.New(cfg, client.Options{})
@@ -420,7 +435,7 @@ func TestReferencedSecretsAreOffered(t *testing.T) {
 	}
 	sc, err := New(cfg, cache.Options{Scheme: scheme.Scheme}, &corev1.LimitRange{})
 	must(t, err)
-	must(t, IndexSecretRefs(ctx, sc, &corev1.LimitRange{}, "refs", indexRefs))
+	must(t, IndexReferencedSecrets(ctx, sc, &corev1.LimitRange{}, "refs", indexRefs))
 	rec := &sink{held: map[string]bool{"held": true}}
 	sc.Feed(rec)
 	run(t, ctx, sc)
@@ -447,6 +462,11 @@ func TestReferencedSecretsAreOffered(t *testing.T) {
 	eventually(t, "the watch's events", func() bool { return events.has("add ns/last") })
 	if got, want := rec.got(), []string{"listed=v", "watched=w"}; !slices.Equal(got, want) {
 		t.Errorf("offered: %v, want %v (a Secret created later once, nothing held again)", got, want)
+	}
+	must(t, c.Delete(ctx, secret("ns", "listed")))
+	eventually(t, "the deletion's event", func() bool { return events.has("delete ns/listed") })
+	if got := rec.gone(); !slices.Equal(got, []string{"listed"}) {
+		t.Errorf("forgotten: %v, want the deleted Secret", got)
 	}
 	// The informer keeps metadata only.
 	for _, obj := range sc.shard("ns").store.List() {

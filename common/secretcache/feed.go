@@ -7,6 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
@@ -20,21 +21,27 @@ type refIndex struct {
 	newList func() (client.ObjectList, error)
 }
 
+// The management cluster's target wires its Secret memo in through this
+// method (targetcluster.New).
+var _ interface{ Feed(secrets.Sink) } = (*Cache)(nil)
+
 // Feed makes the namespace informers offer sink (the operator's Secret
-// memo, whose first read of a credential Secret then needs no request) every Secret that an
-// object of the tracked kinds names in a reference index (IndexSecretRefs)
-// and sink does not hold yet. Call it before Start; nil stops the offers.
+// memo, whose first read of a credential Secret then needs no request)
+// every Secret that an object of the tracked kinds names in a reference
+// index (IndexReferencedSecrets) and that sink does not hold yet, and tell
+// it of every Secret deleted. nil stops both.
 func (c *Cache) Feed(sink secrets.Sink) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.sink = sink
 }
 
-// IndexSecretRefs registers a field index over obj's kind, as IndexField,
-// whose values (extract) are names of Secrets in the object's namespace:
-// the Secrets the operator will read. When idx is a Cache, the namespace
-// informers offer those Secrets' data to the Cache's Sink (Feed).
-func IndexSecretRefs(ctx context.Context, idx client.FieldIndexer, obj client.Object, field string, extract client.IndexerFunc) error {
+// IndexReferencedSecrets registers a field index over obj's kind (one of
+// the tracked kinds), as IndexField, whose values (extract) are names of
+// Secrets in the object's namespace: the Secrets the operator will read.
+// When idx is a Cache, the namespace informers offer those Secrets' data to
+// the Cache's Sink (Feed).
+func IndexReferencedSecrets(ctx context.Context, idx client.FieldIndexer, obj client.Object, field string, extract client.IndexerFunc) error {
 	if err := idx.IndexField(ctx, obj, field, extract); err != nil {
 		return err
 	}
@@ -67,12 +74,13 @@ func IndexSecretRefs(ctx context.Context, idx client.FieldIndexer, obj client.Ob
 // offer is the first step of the namespace informers' transform: it hands
 // the Sink a Secret that a tracked object references and the Sink does not
 // hold, then returns the Secret's metadata, the only part the informer
-// keeps.
+// keeps. The object of a watch's deletion event passes here too (the
+// dispatcher then tells the Sink to forget it, forget).
 func (c *Cache) offer(ctx context.Context, s *corev1.Secret) *metav1.PartialObjectMetadata {
 	c.mu.Lock()
 	sink, refs := c.sink, c.refs
 	c.mu.Unlock()
-	if sink != nil && s.DeletionTimestamp == nil {
+	if sink != nil {
 		key := client.ObjectKeyFromObject(s)
 		if !sink.Holds(key) && c.referenced(ctx, refs, key) {
 			sink.Offer(s)
@@ -83,10 +91,27 @@ func (c *Cache) offer(ctx context.Context, s *corev1.Secret) *metav1.PartialObje
 	return m
 }
 
+// forget tells the Sink that a Secret is gone.
+func (c *Cache) forget(obj any) {
+	if tomb, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
+		obj = tomb.Obj
+	}
+	o, ok := obj.(client.Object)
+	c.mu.Lock()
+	sink := c.sink
+	c.mu.Unlock()
+	if ok && sink != nil {
+		sink.Forget(client.ObjectKeyFromObject(o))
+	}
+}
+
 // referenced reports whether an object of a tracked kind names key in one
 // of refs (from the wrapped cache's index, without copying the objects).
-// A failed lookup counts as not referenced: the Sink then reads the
-// Secret itself, as without the offer.
+// The read waits for the indexed kind's informer to sync, as every cached
+// read does; that informer is a tracked kind's, which the manager waits for
+// before any controller starts, and the wait ends with the namespace
+// informer (ctx). A failed lookup counts as not referenced: the Sink then
+// reads the Secret itself, as without the offer.
 func (c *Cache) referenced(ctx context.Context, refs []refIndex, key client.ObjectKey) bool {
 	for _, r := range refs {
 		l, err := r.newList()

@@ -62,6 +62,7 @@ func (d dispatcher) OnUpdate(old, obj any) {
 }
 
 func (d dispatcher) OnDelete(obj any) {
+	d.c.forget(obj)
 	for _, r := range d.handlers() {
 		r.handler.OnDelete(obj)
 	}

@@ -48,6 +48,9 @@ func (c *Cache) newShard(ctx context.Context, ns string) *shard {
 		ObjectType: &corev1.Secret{},
 		Handler:    dispatcher{c: c},
 		Transform: func(in any) (any, error) {
+			// Anything else went through here already: client-go's
+			// watch-list transforms its first list into a temporary store,
+			// then hands those objects to the queue again.
 			s, ok := in.(*corev1.Secret)
 			if !ok {
 				return in, nil

@@ -17,10 +17,10 @@ import (
 const MemoIdle = time.Hour
 
 // Memo is a client whose typed Secret reads are answered from memory while
-// the cache's metadata-only Secret informer shows the Secret at the
-// resourceVersion last read: a pass over unchanged inputs reads no Secret
-// from the API server, yet Secret data is kept only for the Secrets the
-// operator reads (its references and its own), never for the cluster's.
+// the cache's Secret informer (which keeps metadata only) shows the Secret
+// at the resourceVersion last read: a pass over unchanged inputs reads no
+// Secret from the API server, yet Secret data is kept only for the Secrets
+// the operator references or writes, never for the cluster's.
 // A changed Secret, or one the memo does not hold yet, is read from the API
 // server (the embedded client, whose Secret reads are uncached) and
 // remembered; one neither the informer nor the memo holds is not found,
@@ -34,7 +34,7 @@ const MemoIdle = time.Hour
 // Secret in the namespaces it watches (and reads the others live).
 type Memo struct {
 	client.Client
-	// Meta reads the metadata-only Secret informers (the cluster's cache).
+	// Meta reads the Secret informers' metadata (the cluster's cache).
 	Meta client.Reader
 	// Now is the clock of the idle sweep; time.Now when nil.
 	Now func() time.Time
@@ -135,8 +135,10 @@ type Sink interface {
 	// not offered (the sink keeps what it read or wrote itself).
 	Holds(key client.ObjectKey) bool
 	// Offer hands the sink a Secret, data included; the sink copies what
-	// it keeps.
+	// it keeps, and keeps nothing over what it holds.
 	Offer(s *corev1.Secret)
+	// Forget tells the sink the Secret key is gone.
+	Forget(key client.ObjectKey)
 }
 
 var _ Sink = &Memo{}
@@ -148,15 +150,20 @@ func (m *Memo) Holds(key client.ObjectKey) bool {
 }
 
 // Offer remembers s, a Secret as the cache's informer saw it, unless the
-// memo remembers that Secret already (what it read or wrote itself is
-// newer, or as new): the first read of a Secret the informer offered is
-// then answered from memory (secretcache.Cache.Feed).
+// memo remembers that Secret already: what it read or wrote itself is as
+// new or newer (the informer's copy may trail the operator's own write), so
+// an offer never replaces it. The first read of an offered Secret is then
+// answered from memory while the informer shows that version
+// (secretcache.Cache.Feed), as fresh as a read after a change.
 func (m *Memo) Offer(s *corev1.Secret) {
-	if s.ResourceVersion == "" || m.Holds(client.ObjectKeyFromObject(s)) {
+	if s.ResourceVersion == "" {
 		return
 	}
-	m.remember(s)
+	m.store(s, false)
 }
+
+// Forget drops key's Secret: it is gone.
+func (m *Memo) Forget(key client.ObjectKey) { m.forget(key) }
 
 // Len is the number of remembered Secrets.
 func (m *Memo) Len() int {
@@ -197,14 +204,23 @@ func (m *Memo) recall(key client.ObjectKey, e memoEntry, s *corev1.Secret) {
 	m.mu.Unlock()
 }
 
-func (m *Memo) remember(s *corev1.Secret) {
+func (m *Memo) remember(s *corev1.Secret) { m.store(s, true) }
+
+// store keeps a copy of s; over an entry of the same Secret only when
+// replace is set (in one critical section: an offer never overwrites a
+// read or write that lands between its check and its store).
+func (m *Memo) store(s *corev1.Secret, replace bool) {
 	now := m.now()
+	key := client.ObjectKeyFromObject(s)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.entries == nil {
 		m.entries = map[types.NamespacedName]memoEntry{}
 	}
-	m.entries[client.ObjectKeyFromObject(s)] = memoEntry{secret: s.DeepCopy(), used: now}
+	if _, held := m.entries[key]; held && !replace {
+		return
+	}
+	m.entries[key] = memoEntry{secret: s.DeepCopy(), used: now}
 	if now.Sub(m.swept) > MemoIdle {
 		for k, e := range m.entries {
 			if now.Sub(e.used) > MemoIdle {

@@ -284,7 +284,7 @@ func TestFedMemoReadsNoReferencedSecret(t *testing.T) {
 	}
 	// A LimitRange stands for a CR: its annotation names the Secret it
 	// references.
-	if err := secretcache.IndexSecretRefs(ctx, sc, &corev1.LimitRange{}, "ref", func(o client.Object) []string {
+	if err := secretcache.IndexReferencedSecrets(ctx, sc, &corev1.LimitRange{}, "ref", func(o client.Object) []string {
 		return []string{o.GetAnnotations()["ref"]}
 	}); err != nil {
 		t.Fatal(err)
@@ -317,9 +317,7 @@ func TestFedMemoReadsNoReferencedSecret(t *testing.T) {
 	}
 	// The namespace's informer starts with the CR; a metadata read waits
 	// for its first list.
-	for len(sc.Namespaces()) == 0 {
-		time.Sleep(10 * time.Millisecond)
-	}
+	until(t, "the namespace's informer", func() bool { return len(sc.Namespaces()) > 0 })
 	read := func(name, want string, wantGets int32) {
 		t.Helper()
 		var s corev1.Secret
@@ -341,13 +339,70 @@ func TestFedMemoReadsNoReferencedSecret(t *testing.T) {
 	if err := raw.Update(ctx, &db); err != nil {
 		t.Fatal(err)
 	}
-	for {
+	until(t, "the informer showing the change", func() bool {
 		m := &metav1.PartialObjectMetadata{}
 		m.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Secret"))
-		if err := sc.Get(ctx, client.ObjectKeyFromObject(&db), m); err == nil && m.ResourceVersion == db.ResourceVersion {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return sc.Get(ctx, client.ObjectKeyFromObject(&db), m) == nil && m.ResourceVersion == db.ResourceVersion
+	})
 	read("db", "two", 2)
 }
+
+// until polls cond until it holds; a busy machine only slows it down, so
+// the bound is generous and the failure names what was awaited.
+func until(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited in vain for %s", what)
+		}
+	}
+}
+
+// An offer adds a Secret the memo does not hold and never replaces one it
+// read or wrote itself; Forget drops it. Stub server: only the memo's
+// bookkeeping is under test.
+func TestMemoOfferNeverReplacesWithStubs(t *testing.T) {
+	ctx := context.Background()
+	server := &storingServer{}
+	memo := &secrets.Memo{Client: server, Meta: laggingCache{}}
+	key := client.ObjectKey{Namespace: "ns", Name: "s"}
+	offered := func(v, rv string) *corev1.Secret {
+		return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "s", ResourceVersion: rv}, Data: map[string][]byte{"k": []byte(v)}}
+	}
+	memo.Offer(offered("informer", ""))
+	if memo.Holds(key) {
+		t.Fatal("an offer without a resourceVersion was kept")
+	}
+	memo.Offer(offered("informer", "5"))
+	if !memo.Holds(key) {
+		t.Fatal("an offer of a Secret the memo did not hold was dropped")
+	}
+	memo.Forget(key)
+	if memo.Holds(key) {
+		t.Fatal("Forget kept the Secret")
+	}
+	if err := memo.Create(ctx, offered("written", "")); err != nil {
+		t.Fatal(err)
+	}
+	memo.Offer(offered("older", "0"))
+	// The cache shows the offered version: a memo that took the offer
+	// would answer it from memory; one that kept its write (version 1)
+	// sees a change and reads the server.
+	memo.Meta = cacheAt("0")
+	var got corev1.Secret
+	if err := memo.Get(ctx, key, &got); err != nil || string(got.Data["k"]) != "written" {
+		t.Errorf("after an offer over a written Secret: err %v, data %q, want the written one", err, got.Data["k"])
+	}
+}
+
+// cacheAt shows every Secret at one resourceVersion.
+type cacheAt string
+
+func (c cacheAt) Get(_ context.Context, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
+	obj.SetName(key.Name)
+	obj.SetNamespace(key.Namespace)
+	obj.SetResourceVersion(string(c))
+	return nil
+}
+
+func (cacheAt) List(context.Context, client.ObjectList, ...client.ListOption) error { return nil }

@@ -43,7 +43,7 @@ type Target struct {
 }
 
 // New is the target of a cluster: Client is the cluster's client behind a
-// Secret memo validated against its metadata-only Secret informer, so a
+// Secret memo validated against its Secret informer's metadata, so a
 // pass over unchanged Secrets reads none from the API server.
 //
 // A cache that splits the Secret informer by namespace (the management

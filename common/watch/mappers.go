@@ -32,7 +32,7 @@ const (
 
 // AddIndexes registers the three indexes over the kind of cr.
 func AddIndexes(ctx context.Context, idx client.FieldIndexer, cr service.Object) error {
-	if err := secretcache.IndexSecretRefs(ctx, idx, cr, IndexSecretRefs, SecretRefs); err != nil {
+	if err := secretcache.IndexReferencedSecrets(ctx, idx, cr, IndexSecretRefs, SecretRefs); err != nil {
 		return err
 	}
 	if err := idx.IndexField(ctx, cr, IndexClusterRef, func(o client.Object) []string {
