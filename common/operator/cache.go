@@ -47,8 +47,8 @@ func CacheOptions(managedBy string, namespaces ...string) cache.Options {
 		ByObject: map[client.Object]cache.ByObject{
 			// Keyed by the typed Secret, this applies to the Secret
 			// informer of any form: one that keeps metadata is the only
-			// one (common/secretcache's turn each Secret into its
-			// metadata before this transform).
+			// one (common/secretcache's informers turn each Secret into
+			// its metadata before this transform).
 			&corev1.Secret{}: {Transform: TrimSecretMetadata},
 		},
 	}

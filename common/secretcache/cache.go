@@ -45,7 +45,8 @@ var (
 )
 
 // Cache is a controller-runtime cache whose Secret informer (metadata kept,
-// referenced Secrets' data offered to a Sink, Feed) is split by namespace: one informer per namespace holding a tracked object.
+// referenced Secrets' data offered to a Sink, Feed) is split by namespace:
+// one informer per namespace holding a tracked object.
 // Secret metadata reads in such a namespace are that informer's (blocking
 // until it has synced); elsewhere, and for lists across namespaces, they go
 // to the API server. GetInformer of Secret metadata returns one informer

@@ -7,7 +7,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
@@ -17,8 +16,8 @@ import (
 // refIndex is a field index over a tracked kind whose values are names of
 // Secrets in the object's namespace.
 type refIndex struct {
-	field   string
-	newList func() (client.ObjectList, error)
+	field string
+	list  client.ObjectList // an empty list of the kind, copied for each lookup
 }
 
 // The management cluster's target wires its Secret memo in through this
@@ -54,20 +53,17 @@ func IndexReferencedSecrets(ctx context.Context, idx client.FieldIndexer, obj cl
 		return err
 	}
 	listGVK := gvk.GroupVersion().WithKind(gvk.Kind + "List")
-	newList := func() (client.ObjectList, error) {
-		o, err := c.scheme.New(listGVK)
-		if err != nil {
-			return nil, err
-		}
-		l, ok := o.(client.ObjectList)
-		if !ok {
-			return nil, fmt.Errorf("secretcache: %s is not a list", listGVK)
-		}
-		return l, nil
+	o, err := c.scheme.New(listGVK)
+	if err != nil {
+		return err
+	}
+	list, ok := o.(client.ObjectList)
+	if !ok {
+		return fmt.Errorf("secretcache: %s is not a list", listGVK)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.refs = append(c.refs, refIndex{field: field, newList: newList})
+	c.refs = append(c.refs, refIndex{field: field, list: list})
 	return nil
 }
 
@@ -93,10 +89,7 @@ func (c *Cache) offer(ctx context.Context, s *corev1.Secret) *metav1.PartialObje
 
 // forget tells the Sink that a Secret is gone.
 func (c *Cache) forget(obj any) {
-	if tomb, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
-		obj = tomb.Obj
-	}
-	o, ok := obj.(client.Object)
+	o, ok := object(obj)
 	c.mu.Lock()
 	sink := c.sink
 	c.mu.Unlock()
@@ -114,11 +107,8 @@ func (c *Cache) forget(obj any) {
 // reads the Secret itself, as without the offer.
 func (c *Cache) referenced(ctx context.Context, refs []refIndex, key client.ObjectKey) bool {
 	for _, r := range refs {
-		l, err := r.newList()
-		if err != nil {
-			continue
-		}
-		err = c.Cache.List(ctx, l, client.InNamespace(key.Namespace), client.MatchingFields{r.field: key.Name}, client.UnsafeDisableDeepCopy)
+		l := r.list.DeepCopyObject().(client.ObjectList)
+		err := c.Cache.List(ctx, l, client.InNamespace(key.Namespace), client.MatchingFields{r.field: key.Name}, client.UnsafeDisableDeepCopy)
 		if err == nil && meta.LenList(l) > 0 {
 			return true
 		}

@@ -139,10 +139,7 @@ func (t tracker) OnDelete(obj any)      { t.c.hold(obj, false) }
 // or stops its namespace's Secret informer when that changes whether the
 // namespace holds any.
 func (c *Cache) hold(obj any, present bool) {
-	if tomb, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
-		obj = tomb.Obj
-	}
-	o, ok := obj.(client.Object)
+	o, ok := object(obj)
 	if !ok || o.GetNamespace() == "" {
 		return
 	}
@@ -164,6 +161,16 @@ func (c *Cache) hold(obj any, present bool) {
 		delete(c.holders, ns)
 		c.stopShard(ns)
 	}
+}
+
+// object is the object of an informer event, the last one known for a
+// tombstone.
+func object(obj any) (client.Object, bool) {
+	if tomb, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
+		obj = tomb.Obj
+	}
+	o, ok := obj.(client.Object)
+	return o, ok
 }
 
 // startShard starts ns's Secret informer. Caller holds c.mu.

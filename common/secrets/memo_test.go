@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -26,89 +27,17 @@ import (
 // neither the informer nor the memo holds (not created yet, deleted and
 // forgotten) do not.
 func TestMemoReadsOnlyChangedSecrets(t *testing.T) {
-	_, cfg, ctx := testenv.StartForTest(t, testenv.Options{WithoutGatewayAPI: true})
-	scheme := operator.NewScheme()
-	raw, err := client.NewWithWatch(cfg, client.Options{Scheme: scheme})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := cache.New(cfg, cache.Options{Scheme: scheme})
-	if err != nil {
-		t.Fatal(err)
-	}
-	meta := &metav1.PartialObjectMetadata{}
-	meta.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Secret"))
-	inf, err := c.GetInformer(ctx, meta)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Every event of the informer wakes the waits below.
-	events := make(chan struct{}, 1)
-	wake := func(any) {
-		select {
-		case events <- struct{}{}:
-		default:
-		}
-	}
-	if _, err := inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-		AddFunc: wake, DeleteFunc: wake, UpdateFunc: func(_, n any) { wake(n) },
-	}); err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = c.Start(ctx) }()
-	if !c.WaitForCacheSync(ctx) {
-		t.Fatal("cache did not sync")
-	}
-	var gets, other, lists atomic.Int32
-	counted := interceptor.NewClient(raw, interceptor.Funcs{
-		List: func(ctx context.Context, cl client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
-			lists.Add(1)
-			return cl.List(ctx, list, opts...)
-		},
-		Get: func(ctx context.Context, cl client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
-			if _, ok := obj.(*corev1.Secret); ok {
-				gets.Add(1)
-			} else {
-				other.Add(1)
-			}
-			return cl.Get(ctx, key, obj, opts...)
-		},
-	})
-	memo := &secrets.Memo{Client: counted, Meta: c}
-	const ns = "default"
+	e := newMemoEnv(t, cache.New, nil)
+	ctx, raw, memo, meta := e.ctx, e.raw, e.memo, secretMeta()
+	gets, other, lists := &e.gets, &e.other, &e.lists
 	key := client.ObjectKey{Namespace: ns, Name: "db"}
 	// Not created yet (what a step reads before creating its own Secret):
 	// the informer's answer, no read at the server.
 	if err := memo.Get(ctx, key, &corev1.Secret{}); !apierrors.IsNotFound(err) || gets.Load() != 0 {
 		t.Errorf("before creation: err %v, %d GETs, want not found with none", err, gets.Load())
 	}
-	// cached waits, event by event, until the informer shows the Secret at
-	// rv ("" = gone).
-	cached := func(rv string) {
-		t.Helper()
-		for {
-			m := meta.DeepCopy()
-			err := c.Get(ctx, key, m)
-			if rv == "" && apierrors.IsNotFound(err) || err == nil && m.ResourceVersion == rv {
-				return
-			}
-			select {
-			case <-events:
-			case <-ctx.Done():
-				t.Fatalf("the informer never showed %s at %q (%v)", key, rv, err)
-			}
-		}
-	}
-	read := func(want string, wantGets int32) {
-		t.Helper()
-		var s corev1.Secret
-		if err := memo.Get(ctx, key, &s); err != nil {
-			t.Fatal(err)
-		}
-		if string(s.Data["password"]) != want || gets.Load() != wantGets {
-			t.Errorf("read %q with %d GETs in all, want %q with %d", s.Data["password"], gets.Load(), want, wantGets)
-		}
-	}
+	cached := func(rv string) { t.Helper(); e.cached("db", rv) }
+	read := func(want string, wantGets int32) { t.Helper(); e.read("db", want, wantGets) }
 
 	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "db"}, Data: map[string][]byte{"password": []byte("one")}}
 	if err := raw.Create(ctx, s); err != nil {
@@ -184,6 +113,117 @@ func TestMemoReadsOnlyChangedSecrets(t *testing.T) {
 }
 
 // Secrets nobody read for MemoIdle leave the memo at the next write to it.
+// ns is the namespace of the memo tests' Secrets.
+const ns = "default"
+
+// memoEnv is a memo over a real API server, its reads at the server
+// counted, validated against the Secret informer of a real cache whose every
+// event wakes cached.
+type memoEnv struct {
+	t                  *testing.T
+	ctx                context.Context
+	raw                client.WithWatch
+	c                  cache.Cache
+	memo               *secrets.Memo
+	events             chan struct{}
+	gets, other, lists atomic.Int32
+}
+
+// newMemoEnv starts an API server and the cache newCache builds; before
+// the cache starts, prepare (nil: none) may register indexes or feeds.
+func newMemoEnv(t *testing.T, newCache func(*rest.Config, cache.Options) (cache.Cache, error), prepare func(context.Context, cache.Cache, *secrets.Memo) error) *memoEnv {
+	t.Helper()
+	_, cfg, ctx := testenv.StartForTest(t, testenv.Options{WithoutGatewayAPI: true})
+	scheme := operator.NewScheme()
+	raw, err := client.NewWithWatch(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := newCache(cfg, cache.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &memoEnv{t: t, ctx: ctx, raw: raw, c: c, events: make(chan struct{}, 1)}
+	e.memo = &secrets.Memo{Client: interceptor.NewClient(raw, interceptor.Funcs{
+		List: func(ctx context.Context, cl client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+			e.lists.Add(1)
+			return cl.List(ctx, list, opts...)
+		},
+		Get: func(ctx context.Context, cl client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+			if _, ok := obj.(*corev1.Secret); ok {
+				e.gets.Add(1)
+			} else {
+				e.other.Add(1)
+			}
+			return cl.Get(ctx, key, obj, opts...)
+		},
+	}), Meta: c}
+	if prepare != nil {
+		if err := prepare(ctx, c, e.memo); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inf, err := c.GetInformer(ctx, secretMeta())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wake := func(any) {
+		select {
+		case e.events <- struct{}{}:
+		default:
+		}
+	}
+	if _, err := inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+		AddFunc: wake, DeleteFunc: wake, UpdateFunc: func(_, n any) { wake(n) },
+	}); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = c.Start(ctx) }()
+	if !c.WaitForCacheSync(ctx) {
+		t.Fatal("cache did not sync")
+	}
+	return e
+}
+
+// secretMeta is an empty metadata-only Secret.
+func secretMeta() *metav1.PartialObjectMetadata {
+	m := &metav1.PartialObjectMetadata{}
+	m.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Secret"))
+	return m
+}
+
+// cached waits, event by event, until the informer shows Secret name at rv
+// ("" = gone).
+func (e *memoEnv) cached(name, rv string) {
+	e.t.Helper()
+	key := client.ObjectKey{Namespace: ns, Name: name}
+	for {
+		m := secretMeta()
+		err := e.c.Get(e.ctx, key, m)
+		if rv == "" && apierrors.IsNotFound(err) || err == nil && m.ResourceVersion == rv {
+			return
+		}
+		select {
+		case <-e.events:
+		case <-e.ctx.Done():
+			e.t.Fatalf("the informer never showed %s at %q (%v)", key, rv, err)
+		}
+	}
+}
+
+// read reads Secret name through the memo and checks its password and the
+// GETs at the server so far.
+func (e *memoEnv) read(name, want string, wantGets int32) {
+	e.t.Helper()
+	var s corev1.Secret
+	if err := e.memo.Get(e.ctx, client.ObjectKey{Namespace: ns, Name: name}, &s); err != nil {
+		e.t.Fatal(err)
+	}
+	if got := e.gets.Load(); string(s.Data["password"]) != want || got != wantGets {
+		e.t.Errorf("read %s: %q with %d GETs in all, want %q with %d", name, s.Data["password"], got, want, wantGets)
+	}
+}
+
 func TestMemoForgetsIdleSecrets(t *testing.T) {
 	now := time.Unix(0, 0)
 	memo := &secrets.Memo{Client: acceptingWriter{}, Now: func() time.Time { return now }}
@@ -272,90 +312,45 @@ func (s *storingServer) Get(_ context.Context, key client.ObjectKey, obj client.
 // unreferenced Secret's first read and a referenced Secret's read after a
 // change go to the server, as without the feed.
 func TestFedMemoReadsNoReferencedSecret(t *testing.T) {
-	_, cfg, ctx := testenv.StartForTest(t, testenv.Options{WithoutGatewayAPI: true})
-	scheme := operator.NewScheme()
-	raw, err := client.NewWithWatch(cfg, client.Options{Scheme: scheme})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := secretcache.New(cfg, cache.Options{Scheme: scheme}, &corev1.LimitRange{})
-	if err != nil {
-		t.Fatal(err)
+	var sc *secretcache.Cache
+	newCache := func(cfg *rest.Config, opts cache.Options) (cache.Cache, error) {
+		var err error
+		sc, err = secretcache.New(cfg, opts, &corev1.LimitRange{})
+		return sc, err
 	}
 	// A LimitRange stands for a CR: its annotation names the Secret it
 	// references.
-	if err := secretcache.IndexReferencedSecrets(ctx, sc, &corev1.LimitRange{}, "ref", func(o client.Object) []string {
-		return []string{o.GetAnnotations()["ref"]}
-	}); err != nil {
-		t.Fatal(err)
-	}
-	var gets atomic.Int32
-	counted := interceptor.NewClient(raw, interceptor.Funcs{
-		Get: func(ctx context.Context, cl client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
-			if _, ok := obj.(*corev1.Secret); ok {
-				gets.Add(1)
-			}
-			return cl.Get(ctx, key, obj, opts...)
-		},
+	e := newMemoEnv(t, newCache, func(ctx context.Context, c cache.Cache, memo *secrets.Memo) error {
+		sc.Feed(memo)
+		return secretcache.IndexReferencedSecrets(ctx, c, &corev1.LimitRange{}, "ref", func(o client.Object) []string {
+			return []string{o.GetAnnotations()["ref"]}
+		})
 	})
-	memo := &secrets.Memo{Client: counted, Meta: sc}
-	sc.Feed(memo)
-	go func() { _ = sc.Start(ctx) }()
-	if !sc.WaitForCacheSync(ctx) {
-		t.Fatal("cache did not sync")
-	}
-	const ns = "default"
+	created := map[string]*corev1.Secret{}
 	for _, name := range []string{"db", "other"} {
 		s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Data: map[string][]byte{"password": []byte(name)}}
-		if err := raw.Create(ctx, s); err != nil {
+		if err := e.raw.Create(e.ctx, s); err != nil {
 			t.Fatal(err)
 		}
+		created[name] = s
 	}
 	cr := &corev1.LimitRange{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "cr", Annotations: map[string]string{"ref": "db"}}}
-	if err := raw.Create(ctx, cr); err != nil {
+	if err := e.raw.Create(e.ctx, cr); err != nil {
 		t.Fatal(err)
 	}
-	// The namespace's informer starts with the CR; a metadata read waits
-	// for its first list.
-	until(t, "the namespace's informer", func() bool { return len(sc.Namespaces()) > 0 })
-	read := func(name, want string, wantGets int32) {
-		t.Helper()
-		var s corev1.Secret
-		if err := memo.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, &s); err != nil {
-			t.Fatal(err)
-		}
-		if string(s.Data["password"]) != want || gets.Load() != wantGets {
-			t.Errorf("read %s: %q with %d GETs in all, want %q with %d", name, s.Data["password"], gets.Load(), want, wantGets)
-		}
-	}
-	read("db", "db", 0)
-	read("other", "other", 1)
-	read("db", "db", 1)
-	var db corev1.Secret
-	if err := raw.Get(ctx, client.ObjectKey{Namespace: ns, Name: "db"}, &db); err != nil {
-		t.Fatal(err)
-	}
+	// The namespace's informer starts with the CR; its first list brings
+	// both Secrets.
+	e.cached("other", created["other"].ResourceVersion)
+	e.read("db", "db", 0)
+	e.read("other", "other", 1)
+	e.read("db", "db", 1)
+	db := created["db"]
 	db.Data["password"] = []byte("two")
-	if err := raw.Update(ctx, &db); err != nil {
+	if err := e.raw.Update(e.ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	until(t, "the informer showing the change", func() bool {
-		m := &metav1.PartialObjectMetadata{}
-		m.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Secret"))
-		return sc.Get(ctx, client.ObjectKeyFromObject(&db), m) == nil && m.ResourceVersion == db.ResourceVersion
-	})
-	read("db", "two", 2)
-}
-
-// until polls cond until it holds; a busy machine only slows it down, so
-// the bound is generous and the failure names what was awaited.
-func until(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited in vain for %s", what)
-		}
-	}
+	e.cached("db", db.ResourceVersion)
+	e.read("db", "two", 2)
 }
 
 // An offer adds a Secret the memo does not hold and never replaces one it
