@@ -3,7 +3,6 @@ package localrun
 import (
 	"cmp"
 	"context"
-	"slices"
 	"strconv"
 	"time"
 
@@ -34,7 +33,11 @@ func (r *Runner) startAPI(ctx context.Context, pod *corev1.Pod, p *Profile) erro
 		return err
 	}
 	pr.sidecars = r.startSidecars(ctx, pod, p, ct)
-	r.remember(pod.UID, pr)
+	if !r.remember(pod.UID, pr) {
+		// The runner stopped while the pod's containers started.
+		stopNow(pr)
+		return nil
+	}
 	go r.watch(ctx, pod.UID, pr, argv)
 	return nil
 }
@@ -54,9 +57,7 @@ func (r *Runner) launch(ctx context.Context, pr *process, argv []string) error {
 		return err
 	}
 	pr.proc, pr.url = proc, "http://127.0.0.1:"+strconv.Itoa(port)+"/"
-	r.launchedMu.Lock()
-	r.launched = append(slices.DeleteFunc(r.launched, (*localsvc.Proc).Exited), proc)
-	r.launchedMu.Unlock()
+	r.track(proc)
 	log.FromContext(ctx).Info("API process started", "pod", pr.pod, "url", pr.url, "log", proc.LogPath)
 	return nil
 }

@@ -3,6 +3,7 @@ package localrun
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -70,18 +71,23 @@ type Runner struct {
 
 	mu   sync.Mutex
 	pods map[types.UID]*process
+	// stopped is set by Stop: no pod entry is added after it, and what a
+	// start under way launched is stopped by the start itself (begin).
+	stopped bool
 	// probeMu serialises the changes of probe-URL annotations.
 	probeMu sync.Mutex
-	// busy counts background work (Job runs, kubelet-style stops) that
-	// Stop waits for.
+	// busy counts the work Stop waits for: pod starts under way (begin),
+	// Job runs and kubelet-style stops. It is only added to under mu while
+	// the runner is not stopped, so no Add races Stop's Wait.
 	busy sync.WaitGroup
 	// quitCh (see quit) ends the retries of probe changes at Stop.
 	quitOnce sync.Once
 	quitCh   chan struct{}
 	// gates hold Job pods per namespace (HoldJobs).
 	gates map[string]*JobGate
-	// launched are every API process started (launch), whatever pod entry
-	// holds it now: Stop ends any a pod entry no longer names.
+	// launched are every process started for a pod (API processes and
+	// sidecars), whatever pod entry holds it now: Stop ends any a pod entry
+	// no longer names.
 	launchedMu sync.Mutex
 	launched   []*localsvc.Proc
 }
@@ -179,6 +185,10 @@ func (r *Runner) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, 
 	if known {
 		return ctrl.Result{}, nil
 	}
+	if !r.begin() {
+		return ctrl.Result{}, nil
+	}
+	defer r.busy.Done()
 	switch owner := metav1.GetControllerOf(&pod); {
 	case owner != nil && owner.Kind == "Job":
 		if _, done := pod.Annotations[ExitCodeAnnotation]; done {
@@ -189,6 +199,19 @@ func (r *Runner) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, 
 		return ctrl.Result{}, r.startAPI(ctx, &pod, p)
 	}
 	return ctrl.Result{}, nil
+}
+
+// begin counts a pod start in busy unless the runner has stopped (false):
+// Stop then waits for the start, and the start, finding the runner stopped
+// when it remembers the pod (remember), stops what it launched.
+func (r *Runner) begin() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stopped {
+		return false
+	}
+	r.busy.Add(1)
+	return true
 }
 
 // prepare resolves the pod's container name (the first when empty).
@@ -224,7 +247,10 @@ func (r *Runner) runJob(ctx context.Context, pod *corev1.Pod, p *Profile) error 
 		return err
 	}
 	key := client.ObjectKeyFromObject(pod)
-	r.remember(pod.UID, &process{pod: key, profile: p, container: ct})
+	if !r.remember(pod.UID, &process{pod: key, profile: p, container: ct}) {
+		ct.Release()
+		return nil
+	}
 	timeout := r.JobTimeout
 	if timeout == 0 {
 		timeout = localsvc.RunTimeout
@@ -252,10 +278,16 @@ func (r *Runner) runJob(ctx context.Context, pod *corev1.Pod, p *Profile) error 
 	return nil
 }
 
-func (r *Runner) remember(uid types.UID, p *process) {
+// remember adds a pod entry, unless the runner has stopped (false): then
+// the caller stops what it started for the pod.
+func (r *Runner) remember(uid types.UID, p *process) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.stopped {
+		return false
+	}
 	r.pods[uid] = p
+	return true
 }
 
 // stopPod stops the processes of a deleted pod the way the kubelet does.
@@ -267,11 +299,11 @@ func (r *Runner) stopPod(ctx context.Context, key types.NamespacedName) {
 			p.stopped = true
 			stop = append(stop, p)
 			delete(r.pods, uid)
+			r.busy.Add(1)
 		}
 	}
 	r.mu.Unlock()
 	for _, p := range stop {
-		r.busy.Add(1)
 		go func() {
 			defer r.busy.Done()
 			// A terminating pod leaves the Service's endpoints at once.
@@ -308,6 +340,7 @@ func (r *Runner) Stop() {
 	r.mu.Lock()
 	all := r.pods
 	r.pods = map[types.UID]*process{}
+	r.stopped = true
 	for _, p := range all {
 		p.stopped = true
 	}
@@ -316,15 +349,10 @@ func (r *Runner) Stop() {
 		close(r.quitCh)
 	}
 	for _, p := range all {
-		for _, sc := range p.sidecars {
-			_ = sc.proc.Stop(10 * time.Second)
-			sc.container.Release()
-		}
-		if p.proc != nil {
-			_ = p.proc.Stop(10 * time.Second)
-			p.container.Release()
-		}
+		stopNow(p)
 	}
+	// Pod starts under way stop what they launched (remember), Job runs
+	// end (quit), kubelet-style stops finish.
 	r.busy.Wait()
 	// A process no pod entry held any more would outlive the run: say so
 	// (it is a bug here) and end it.
@@ -332,10 +360,30 @@ func (r *Runner) Stop() {
 	defer r.launchedMu.Unlock()
 	for _, proc := range r.launched {
 		if !proc.Exited() {
-			log.Log.Error(nil, "local-run: an API process no pod held was still running; stopping it", "process", proc.Name, "pid", proc.Pid(), "log", proc.LogPath)
+			log.Log.Error(nil, "local-run: a process no pod held was still running; stopping it", "process", proc.Name, "pid", proc.Pid(), "log", proc.LogPath)
 			_ = proc.Stop(10 * time.Second)
 		}
 	}
+}
+
+// stopNow stops a pod entry's sidecars and API process at once (the
+// runner stops), and releases their containers.
+func stopNow(p *process) {
+	for _, sc := range p.sidecars {
+		_ = sc.proc.Stop(10 * time.Second)
+		sc.container.Release()
+	}
+	if p.proc != nil {
+		_ = p.proc.Stop(10 * time.Second)
+		p.container.Release()
+	}
+}
+
+// track adds a process started for a pod to launched.
+func (r *Runner) track(proc *localsvc.Proc) {
+	r.launchedMu.Lock()
+	defer r.launchedMu.Unlock()
+	r.launched = append(slices.DeleteFunc(r.launched, (*localsvc.Proc).Exited), proc)
 }
 
 func tail(s string) string {

@@ -1,10 +1,12 @@
 package localrun
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -142,14 +144,17 @@ func TestJobPodWaitsForItsJob(t *testing.T) {
 }
 
 // runningPod creates a ReplicaSet's pod of the test profile, scheduled and
-// Running but not Ready, as kwok leaves a pod with a readiness probe.
-func runningPod(t *testing.T, c client.Client, ns string) *corev1.Pod {
+// Running but not Ready, as kwok leaves a pod with a readiness probe. Its
+// containers are the given ones, or one "api" container running crashOnce.
+func runningPod(t *testing.T, c client.Client, ns string, containers ...corev1.Container) *corev1.Pod {
 	t.Helper()
+	if len(containers) == 0 {
+		containers = []corev1.Container{{Name: "api", Image: "api", Command: []string{"/bin/sh", "-c", crashOnce, "sh"}}}
+	}
 	pod := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "api-0", Labels: map[string]string{labelManagedBy: "localrun-test"},
 			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "api", UID: "rs-uid", Controller: new(true)}}},
-		Spec: corev1.PodSpec{NodeName: "node", Containers: []corev1.Container{{
-			Name: "api", Image: "api", Command: []string{"/bin/sh", "-c", crashOnce, "sh"}}}},
+		Spec: corev1.PodSpec{NodeName: "node", Containers: containers},
 	}
 	poll.Must(t, c.Create(t.Context(), pod))
 	pod.Status = corev1.PodStatus{Phase: corev1.PodRunning,
@@ -157,4 +162,67 @@ func runningPod(t *testing.T, c client.Client, ns string) *corev1.Pod {
 		ContainerStatuses: []corev1.ContainerStatus{{Name: "api", Image: "api"}}}
 	poll.Must(t, c.Status().Update(t.Context(), pod))
 	return pod
+}
+
+// A Stop while an API pod's containers start (the API process launched,
+// its sidecar not yet) leaves nothing running: Stop waits for the start,
+// and the start, finding the runner stopped, stops the API process and
+// the sidecar it launched instead of remembering the pod.
+func TestStopWhileAPIPodStartsLeavesNothingRunning(t *testing.T) {
+	c, err := client.New(cfg, client.Options{})
+	poll.Must(t, err)
+	ctx := t.Context()
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "stopwhilestarting"}}
+	poll.Must(t, c.Create(ctx, ns))
+	// The second container prepared is the sidecar: its preparation waits
+	// until the test lets it go on.
+	var calls atomic.Int32
+	atSidecar, goOn := make(chan struct{}), make(chan struct{})
+	profile := Profile{
+		ManagedBy: "localrun-test", APIContainer: "api", Sidecars: []string{"side"},
+		CR:  schema.GroupVersionKind{Group: "test.c5c3.io", Version: "v1", Kind: "Absent"},
+		Map: func(argv []string, _ int, _ string) ([]string, error) { return argv, nil },
+	}
+	r := &Runner{Client: c, Profiles: []Profile{profile}, pods: map[types.UID]*process{},
+		Hosts: func(context.Context, string) ([]string, error) {
+			if calls.Add(1) == 2 {
+				close(atSidecar)
+				<-goOn
+			}
+			return nil, nil
+		}}
+
+	pod := runningPod(t, c, ns.Name,
+		corev1.Container{Name: "api", Image: "api", Command: []string{"sleep", "300"}},
+		corev1.Container{Name: "side", Image: "side", Command: []string{"sleep", "300"}})
+	reconciled := make(chan error, 1)
+	go func() {
+		_, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(pod)})
+		reconciled <- err
+	}()
+	<-atSidecar
+	stopped := make(chan struct{})
+	go func() {
+		r.Stop()
+		close(stopped)
+	}()
+	<-r.quit() // Stop has begun: the runner is stopped
+	close(goOn)
+	poll.Must(t, <-reconciled)
+	<-stopped
+
+	var left []string
+	for _, l := range localsvc.Leftovers() {
+		if strings.HasPrefix(l, "api ") || strings.HasPrefix(l, "side ") {
+			left = append(left, l)
+		}
+	}
+	if len(left) > 0 {
+		t.Fatalf("processes of the pod left running after Stop: %v", left)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.pods) != 0 {
+		t.Errorf("a pod entry was added after Stop: %v", r.pods)
+	}
 }

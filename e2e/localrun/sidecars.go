@@ -47,6 +47,7 @@ func (r *Runner) startSidecars(ctx context.Context, pod *corev1.Pod, p *Profile,
 			logger.Error(err, "starting the sidecar")
 			continue
 		}
+		r.track(proc)
 		logger.Info("sidecar started", "log", proc.LogPath)
 		out = append(out, &sidecar{name: c.Name, container: ct, proc: proc})
 	}

@@ -35,6 +35,10 @@ type Proc struct {
 	done chan struct{}
 	mu   sync.Mutex
 	err  error
+	// killedAt is when Start's reaper killed the rest of the group (the
+	// leader had exited), in clock ticks since boot: the group's members
+	// all started before it.
+	killedAt uint64
 }
 
 // started remembers every process this package started, for Leftovers.
@@ -43,16 +47,30 @@ var started struct {
 	procs []*Proc
 }
 
-// Leftovers names the processes started here whose process group still
-// has a live member: a suite calls it after its teardown to prove it left
-// nothing running.
+// Leftovers names the processes started here that still run: a leader
+// that has not exited, or a member of its process group that outlived it.
+// A suite calls it after its teardown to prove it left nothing running.
+//
+// A member counts only when it is not a zombie and started before Start's
+// reaper killed the group: a killed member is a zombie until the machine's
+// init reaps it (not at once: a second or more here), and once the leader
+// is reaped its ID is free, so a later process group may carry it. Both
+// were reported as left running before, though nothing of ours ran.
 func Leftovers() []string {
 	started.Lock()
 	defer started.Unlock()
 	var out []string
 	for _, p := range started.procs {
-		if !p.Exited() || syscall.Kill(-p.cmd.Process.Pid, 0) == nil {
-			out = append(out, fmt.Sprintf("%s (pid %d)", p.Name, p.cmd.Process.Pid))
+		pid := p.cmd.Process.Pid
+		if !p.Exited() {
+			out = append(out, fmt.Sprintf("%s (pid %d)", p.Name, pid))
+			continue
+		}
+		p.mu.Lock()
+		killedAt := p.killedAt
+		p.mu.Unlock()
+		if left := groupMembers(pid, killedAt); len(left) > 0 {
+			out = append(out, fmt.Sprintf("%s (pid %d exited; its group's %v still run)", p.Name, pid, left))
 		}
 	}
 	return out
@@ -118,10 +136,11 @@ func (p *Proc) run(startErr chan<- error) {
 			break
 		}
 	}
+	killedAt := bootTicks()
 	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 	err := p.cmd.Wait()
 	p.mu.Lock()
-	p.err = err
+	p.err, p.killedAt = err, killedAt
 	p.mu.Unlock()
 	close(p.done)
 }
