@@ -4,19 +4,21 @@
 # letting any maintainer script start a daemon or touch a database:
 # MariaDB, memcached, Keystone, Placement under uwsgi, and Glance (glance-api
 # for the eventlet launch mode, glance-manage, the cache tools; boto3 for its
-# S3 store); and Tempest with the Glance and Barbican plugins (the
-# conformance suites' TestTempest).
+# S3 store); Tempest with the Glance and Barbican plugins (the conformance
+# suites' TestTempest); and Prometheus for its promtool, which checks and
+# unit-tests the charts' alerting rules (its server is never started).
 # Idempotent: does nothing when every command is already there.
 set -euo pipefail
 
 packages=(mariadb-server memcached python3-placement python3-keystone uwsgi-core uwsgi-plugin-python3 python3-pymysql
-  glance-api glance-common python3-glance python3-boto3 tempest glance-tempest-plugin barbican-tempest-plugin)
+  glance-api glance-common python3-glance python3-boto3 tempest glance-tempest-plugin barbican-tempest-plugin prometheus)
 have() {
   for f in /usr/sbin/mariadbd /usr/bin/mariadb-install-db /usr/bin/memcached /usr/bin/placement-api \
     /usr/bin/placement-manage /usr/bin/keystone-manage /usr/bin/keystone-wsgi-public /usr/bin/uwsgi \
     /usr/lib/uwsgi/plugins/python3_plugin.so /usr/lib/uwsgi/plugins/http_plugin.so \
     /usr/bin/glance-api /usr/bin/glance-manage /usr/bin/glance-cache-pruner /usr/bin/glance-cache-cleaner \
-    /usr/bin/tempest /usr/lib/python3/dist-packages/glance_tempest_plugin /usr/lib/python3/dist-packages/barbican_tempest_plugin; do
+    /usr/bin/tempest /usr/lib/python3/dist-packages/glance_tempest_plugin /usr/lib/python3/dist-packages/barbican_tempest_plugin \
+    /usr/bin/promtool; do
     [ -e "$f" ] || return 1
   done
   /usr/bin/python3 -c 'import pymysql, boto3' 2>/dev/null

@@ -1,124 +1,134 @@
 #!/usr/bin/env bash
 # The test command: builds the toolchain when missing, checks generated files,
 # then vets, lints and tests every module of the workspace against a real
-# kube-apiserver and etcd.
+# kube-apiserver and etcd, the real services and the operators' e2e suites.
+#
+# It is a set of jobs (hack/jobs.sh) that run side by side, at most three at
+# a time, each once what it needs is there: on a warm machine the e2e suites
+# start at once and the rest fills the cores beside them; on a fresh one the
+# set-up's builds and downloads run first, and each test job starts as soon
+# as its tools are built. docs/decisions/test-run-layout.md has the
+# reasoning and the measured times.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 export GOFLAGS=${GOFLAGS:--buildvcs=false}
-# stage names the next step with the time since the start, so that a run's
-# log shows where its time went.
-stage() { echo "== $* ($((SECONDS / 60))m$((SECONDS % 60))s in)"; }
+# shellcheck source=jobs.sh
+. hack/jobs.sh
 
-# On a fresh machine the set-up is most of the run, so its parts overlap:
-# the Debian packages of the real servers the conformance suites start and
-# the root filesystem of the newer release's services (Debian sid, 2026.2;
-# about 4 minutes once per machine) come over the network beside the
-# toolchain build, and the toolchain builds in two lanes, so that one lane
-# compiles while the other downloads or links. Everything the suites start:
-# envtest (etcd, kube-apiserver), the e2e control plane (hack/cluster.sh),
-# helm for the chart tests and installs, promtool for the charts' alerting
-# rules, the real ESO controller the e2e suites run, the S3 server Glance
-# stores in, the OpenBao-compatible server.
-setup_log=$(mktemp)
-(hack/debian.sh && hack/rootfs.sh sid >/dev/null) >"$setup_log" 2>&1 &
-setup=$!
-# A failure ends the script; the set-up still running in the background ends
-# with it (each variable is emptied once its job has been waited for).
-late= late_log=
-trap 'kill ${setup:-} ${kube:-} ${late:-} 2>/dev/null || true; rm -f "$setup_log" ${late_log:+"$late_log"}' EXIT
-# The lanes take about the same CPU time (docs/decisions/toolchain.md has
-# each tool's): the control plane's binaries in one, the rest in the other.
-hack/tools.sh etcd kube-apiserver kube-controller-manager kube-scheduler kubectl &
-kube=$!
-hack/tools.sh controller-gen golangci-lint helm external-secrets kwok kwokctl versitygw
-# Vault is needed by the Barbican tests only, promtool by the chart tests
-# only (together about 15 CPU minutes to build): they build in the background
-# at the lowest CPU priority while the other tests run, and the tests that
-# need them run after wait_late.
-late_log=$(mktemp)
-nice -n 19 hack/tools.sh promtool vault >"$late_log" 2>&1 &
-late=$!
-wait "$kube"
-kube=
-if ! wait "$setup"; then
-  setup=
-  cat "$setup_log" >&2
-  echo "installing the Debian packages or building the sid root filesystem failed (above)" >&2
-  exit 1
-fi
-setup=
-wait_late() {
-  [ -n "$late" ] || return 0
-  if ! wait "$late"; then
-    late=
-    cat "$late_log" >&2
-    echo "building promtool or vault failed (above)" >&2
-    exit 1
-  fi
-  late=
-}
-# The packages whose tests start the Vault server or run promtool.
-needs_late='/common/testenv/openbao$|/barbican-operator(/|$)|/e2e/conformance/barbican$|/e2e/charts$'
-# The operators' e2e suites (e2e/<dir>): each on its own control plane, run
-# side by side.
-suites='placement glance barbican'
-KUBEBUILDER_ASSETS=$(hack/tools.sh --envtest-assets)
-export KUBEBUILDER_ASSETS
-lint=$(hack/tools.sh --path golangci-lint)
-
-stage "generated files are up to date"
-hack/generate.sh
-if git rev-parse --git-dir >/dev/null 2>&1 && ! git diff --quiet -- '*.go' '*.yaml' charts docs/*/crd-reference.md '*/Dockerfile'; then
-  git --no-pager diff --stat -- '*.go' '*.yaml' charts docs/*/crd-reference.md '*/Dockerfile'
-  echo "generated files differ from the committed ones: run hack/generate.sh and commit" >&2
-  exit 1
-fi
-
-stage "operator modules stand on their own (GOWORK=off)"
-hack/standalone.sh
-
+# The workspace's modules, and their packages by what their tests need.
 modules=$(go work edit -json | sed -n 's/.*"DiskPath": "\.\/\(.*\)".*/\1/p')
-for mod in $modules; do
-  stage "$mod: vet, lint"
-  (cd "$mod" && go vet ./... && "$lint" run ./...)
-done
-# test_packages MODULE PATTERN runs the tests of the module's packages whose
-# import path matches (grep -E) or, with -v, does not match PATTERN.
-test_packages() {
-  local mod=$1 pkgs parallel=()
-  shift
-  pkgs=$(cd "$mod" && go list ./...)
-  pkgs=$(grep -E "$@" <<<"$pkgs" || true)
-  [ -n "$pkgs" ] || return 0
-  stage "$mod: test $(wc -l <<<"$pkgs") packages"
-  # The e2e module's packages each own the machine while they run: a control
-  # plane, MariaDB, Keystone and the services' API processes under uwsgi.
-  # Side by side on two cores, their API processes were seen dying while
-  # loading (a worker interrupted mid-import), so they run one at a time.
-  [ "$mod" = e2e ] && parallel=(-p 1)
-  # shellcheck disable=SC2086 # one word per package
-  (cd "$mod" && go test -count=1 -timeout 30m "${parallel[@]}" $pkgs)
+# packages PATTERN [-v]: the workspace's packages whose import path matches
+# (grep -E) PATTERN, or with -v does not.
+packages() {
+  # shellcheck disable=SC2046 # one word per module
+  go list $(printf './%s/... ' $modules) | grep -E ${2:+"$2"} "$1" || true
 }
-for mod in $modules; do
-  test_packages "$mod" -v "$needs_late|/e2e/(${suites// /|})\$"
-done
-stage "e2e: conformance against Debian sid's services"
-# Barbican's suite runs sid's barbican in its own pass already (the machine's
-# has no barbican.wsgi.api).
-(cd e2e && CONFORMANCE_DEBIAN=sid go test -count=1 -timeout 30m -p 1 ./conformance/placement/ ./conformance/glance/)
-wait_late
-# Most of a suite's time is waiting for its control plane, its operator and
-# the pods' API processes; three side by side take little more than the
-# longest alone, and load the machine as a busy cluster would (their waits
-# follow progress, not a fixed deadline). Each prints its output when done.
-stage "e2e: the operators' suites side by side"
-# shellcheck disable=SC2046,SC2086 # one word per suite
-(cd e2e && go test -count=1 -timeout 45m -p 3 $(printf './%s/ ' $suites))
-stage "the tests that start the Vault server or run promtool"
-for mod in $modules; do
-  test_packages "$mod" "$needs_late"
-done
-stage "bench smoke"
-hack/bench.sh --smoke
-stage "done"
+# The e2e module's suites: each starts the real services, a control plane
+# or both, and owns a job of its own below.
+suites='/e2e/(placement|glance|barbican|conformance/.*)$'
+# Tests that start the Vault server, or need helm and promtool.
+vault='/common/testenv/openbao$|/barbican-operator(/|$)'
+tools='/e2e/charts$|/hack/release$'
+# Tests of the e2e module's parts that start real servers (MariaDB, S3, a
+# kwok cluster): they need the Debian packages and the e2e tools.
+servers='/e2e/(bench|cluster|localrun|localsvc|standins|tempest|observability|poll|cmd/.*)$'
+
+# gotest PACKAGE...: the tests of the packages, with a timeout far above
+# their time on a busy machine.
+gotest() { go test -count=1 -timeout 45m "$@"; }
+
+# Set-up, each step skipped when its result is there: the control plane's
+# binaries (envtest and the e2e clusters); the generator and linter; the
+# Debian packages of the real servers; the e2e tools (helm, the real ESO,
+# kwok, the S3 server); the root filesystem of Debian sid's services (about
+# four minutes once per machine); the OpenBao-compatible server.
+job_kube() { hack/tools.sh etcd kube-apiserver kube-controller-manager kube-scheduler kubectl; }
+job_checktools() { hack/tools.sh controller-gen golangci-lint; }
+job_debian() { hack/debian.sh; }
+job_e2etools() { hack/tools.sh helm external-secrets kwok kwokctl versitygw; }
+job_rootfs() { hack/rootfs.sh sid >/dev/null; }
+job_vault() { hack/tools.sh vault; }
+
+job_generate() {
+  hack/generate.sh
+  local generated=('*.go' '*.yaml' charts 'docs/*/crd-reference.md' '*/Dockerfile')
+  if git rev-parse --git-dir >/dev/null 2>&1 && ! git diff --quiet -- "${generated[@]}"; then
+    git --no-pager diff --stat -- "${generated[@]}"
+    echo "generated files differ from the committed ones: run hack/generate.sh and commit" >&2
+    return 1
+  fi
+}
+job_standalone() { hack/standalone.sh; }
+# One vet and one lint over every module: the modules share most of their
+# packages, so one invocation type-checks each once.
+job_lint() {
+  # shellcheck disable=SC2046 # one word per module
+  go vet $(printf './%s/... ' $modules)
+  # shellcheck disable=SC2046
+  "$(hack/tools.sh --path golangci-lint)" run $(printf './%s/... ' $modules)
+}
+envtest() {
+  KUBEBUILDER_ASSETS=$(hack/tools.sh --envtest-assets)
+  export KUBEBUILDER_ASSETS
+}
+# Unit and envtest tests of common and the operators (a real kube-apiserver
+# and etcd, each operator acting with only its generated RBAC).
+job_unit() {
+  envtest
+  # shellcheck disable=SC2046 # one word per package
+  gotest $(packages "$suites|$vault|$tools|$servers" -v)
+}
+# The e2e module's parts against real servers, the chart tests (helm,
+# promtool) and the release dry runs.
+job_parts() {
+  envtest
+  # shellcheck disable=SC2046
+  gotest $(packages "$servers|$tools")
+}
+# Barbican's operator and store tests against a real Vault server.
+job_vaulttests() {
+  envtest
+  # shellcheck disable=SC2046
+  gotest $(packages "$vault")
+}
+# The conformance suites against the real services of Debian bookworm
+# (Zed; Barbican's runs sid's barbican 23, bookworm's has no
+# barbican.wsgi.api), then Debian sid (2026.2), side by side.
+job_conformance() {
+  envtest
+  (cd e2e && gotest -p 3 ./conformance/placement/ ./conformance/glance/ ./conformance/barbican/)
+}
+job_conformance_sid() {
+  envtest
+  (cd e2e && CONFORMANCE_DEBIAN=sid gotest -p 2 ./conformance/placement/ ./conformance/glance/)
+}
+# The operators' e2e suites, each on its own control plane, side by side:
+# most of a suite's time is waiting for its control plane, its operator and
+# the pods' API processes, and its waits follow progress, not a deadline.
+job_e2e() {
+  envtest
+  (cd e2e && gotest -p 3 ./placement/ ./glance/ ./barbican/)
+}
+job_bench() { hack/bench.sh --smoke; }
+
+# In order of priority: a job that is ready starts before those declared
+# after it. The set-up first (on a warm machine each is done at once), then
+# the e2e suites, the longest job, then the rest by CPU weight.
+job kube
+job checktools
+job debian
+job generate checktools
+job e2etools
+job rootfs debian
+job lint generate
+job unit generate kube
+job vault
+job e2e generate kube e2etools debian rootfs vault
+job conformance_sid generate kube e2etools debian rootfs
+job conformance generate kube e2etools debian rootfs vault
+job standalone generate
+job parts generate kube e2etools debian
+job vaulttests generate kube vault
+job bench generate kube
+run_jobs

@@ -1,11 +1,19 @@
-// Package faults holds the fault scenarios every operator's e2e suite runs
-// on the local control plane, against its own CRs: a webhook that is down,
-// children deleted by hand, an ESO store that turns not Ready, the database
-// server stopped, kube-apiserver or etcd restarted under a running
-// pipeline, a leader killed under a running pipeline (docs/operations.md
-// says what each looks like from the outside); and the namespace-scoped
-// install with exactly the chart's RBAC of that mode. An operator joins with
-// one call of Run from its suite, naming its kind through a Subject.
+// Package faults holds the fault scenarios of the operators' e2e suites,
+// on the local control plane, against an operator's own CRs: a webhook
+// that is down, children deleted by hand, an ESO store that turns not
+// Ready, the database server stopped, kube-apiserver or etcd restarted
+// under a running pipeline, a leader killed under a running pipeline
+// (docs/operations.md says what each looks like from the outside); and the
+// namespace-scoped install with exactly the chart's RBAC of that mode.
+//
+// Most scenarios exercise what lives in common (the manager and its
+// leader election, the informers riding out a restart, the secret gates,
+// the database provisioning and db-sync flow, the children's apply): one
+// operator runs them all (Run). The two that exercise what each operator
+// ships itself, its chart's webhook configuration and its chart's RBAC of
+// the namespace-scoped mode, run for every operator (RunChart).
+// docs/decisions/test-run-layout.md says which test covers which scenario
+// for which operator, and why one operator is enough.
 package faults
 
 import (
@@ -55,19 +63,30 @@ type Subject[T any, P interface {
 	Reconfigure func(P)
 }
 
-// Run runs every scenario for the subject.
+// Run runs every scenario for the subject: the chart's (RunChart) and
+// the shared mechanism's.
 func Run[T any, P interface {
 	*T
 	client.Object
 }](t *testing.T, s Subject[T, P]) {
-	t.Run("WebhookDown", s.webhookDown)
+	RunChart(t, s)
 	t.Run("ChildrenDeleted", s.childrenDeleted)
 	t.Run("StoreOutage", s.storeOutage)
 	t.Run("DatabaseOutage", s.databaseOutage)
 	t.Run("APIServerRestarted", s.controlPlaneRestarted("kube-apiserver"))
 	t.Run("EtcdRestarted", s.controlPlaneRestarted("etcd"))
-	t.Run("NamespaceScoped", s.namespaceScoped)
 	t.Run("LeaderFailover", s.leaderFailover)
+}
+
+// RunChart runs the scenarios whose outcome depends on the operator's own
+// chart: its webhook configuration (the API server refusing writes while
+// the webhook is down) and its RBAC of the namespace-scoped mode.
+func RunChart[T any, P interface {
+	*T
+	client.Object
+}](t *testing.T, s Subject[T, P]) {
+	t.Run("WebhookDown", s.webhookDown)
+	t.Run("NamespaceScoped", s.namespaceScoped)
 }
 
 func (s Subject[T, P]) get(t *testing.T, key client.ObjectKey) P {

@@ -10,7 +10,8 @@ import (
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
-// The fault scenarios of every operator (e2e/faults) on a Placement.
+// Every fault scenario (e2e/faults) on a Placement: its chart's, and the
+// shared mechanism's for all three operators.
 func TestFaults(t *testing.T) {
 	faults.Run(t, faults.Subject[placementv1.Placement, *placementv1.Placement]{
 		Env:        &env,

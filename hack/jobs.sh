@@ -1,0 +1,100 @@
+# Sourced by hack/test.sh: a small scheduler that runs the test command's
+# jobs side by side, each once the jobs it needs have passed, at most
+# JOBS_SLOTS at a time, in the order they were declared. A job is a shell
+# function; its output goes to a log of its own, printed whole when the job
+# ends (so a CI log reads one job at a time), with the minute it started
+# and how long it took. After a failure no job starts; the running ones
+# finish (a suite stopped midway would leave its control plane behind),
+# and run_jobs fails. docs/decisions/test-run-layout.md explains the order.
+#
+#   job NAME [NEED...]   declare job_NAME as a job that needs NEED...
+#   run_jobs             run them all; prints a table of when each ran
+
+declare -a _job_order=()
+declare -A _job_needs=() _job_state=() _job_pid=() _job_start=() _job_end=()
+_job_logs=
+
+job() {
+  local name=$1
+  shift
+  declare -F "job_$name" >/dev/null || { echo "hack/jobs.sh: no function job_$name" >&2; exit 2; }
+  _job_order+=("$name")
+  _job_needs[$name]="$*"
+  _job_state[$name]=waiting
+}
+
+# _job_ready NAME: every job NAME needs has passed.
+_job_ready() {
+  local need
+  for need in ${_job_needs[$1]}; do
+    [ "${_job_state[$need]:-}" = passed ] || return 1
+  done
+}
+
+_job_clock() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+
+_job_start() {
+  local name=$1
+  _job_start[$name]=$SECONDS
+  _job_state[$name]=running
+  echo "== $name: started ($(_job_clock "$SECONDS") in)"
+  # The job's own shell: -e and pipefail as in the caller, its output in
+  # its log, no terminal input.
+  (set -euo pipefail; "job_$name") >"$_job_logs/$name.log" 2>&1 </dev/null &
+  _job_pid[$name]=$!
+}
+
+_job_finish() {
+  local name=$1 status=$2
+  _job_end[$name]=$SECONDS
+  local took=$((SECONDS - _job_start[$name]))
+  if [ "$status" -eq 0 ]; then
+    _job_state[$name]=passed
+  else
+    _job_state[$name]=failed
+  fi
+  echo "== $name: ${_job_state[$name]} in $(_job_clock "$took") ($(_job_clock "$SECONDS") in)"
+  cat "$_job_logs/$name.log"
+}
+
+run_jobs() {
+  local slots=${JOBS_SLOTS:-3} running=0 failed=0 name pid status
+  _job_logs=$(mktemp -d)
+  # A job that needs a failed or unrun job never runs; the loop ends when
+  # nothing runs and nothing more can start.
+  while :; do
+    if [ "$failed" -eq 0 ]; then
+      for name in "${_job_order[@]}"; do
+        [ "$running" -lt "$slots" ] || break
+        if [ "${_job_state[$name]}" = waiting ] && _job_ready "$name"; then
+          _job_start "$name"
+          running=$((running + 1))
+        fi
+      done
+    fi
+    [ "$running" -gt 0 ] || break
+    status=0
+    wait -n -p pid || status=$?
+    for name in "${_job_order[@]}"; do
+      if [ "${_job_pid[$name]:-}" = "$pid" ] && [ "${_job_state[$name]}" = running ]; then
+        _job_finish "$name" "$status"
+        running=$((running - 1))
+        [ "$status" -eq 0 ] || failed=1
+      fi
+    done
+  done
+  echo "== jobs ($(_job_clock "$SECONDS") in):"
+  printf '   %-24s %9s %9s %9s  %s\n' job started ended took state
+  for name in "${_job_order[@]}"; do
+    if [ -n "${_job_start[$name]:-}" ]; then
+      printf '   %-24s %9s %9s %9s  %s\n' "$name" "$(_job_clock "${_job_start[$name]}")" "$(_job_clock "${_job_end[$name]}")" \
+        "$(_job_clock $((_job_end[$name] - _job_start[$name])))" "${_job_state[$name]}"
+    else
+      printf '   %-24s %9s %9s %9s  %s\n' "$name" - - - "not run"
+    fi
+  done
+  rm -rf "$_job_logs"
+  for name in "${_job_order[@]}"; do
+    [ "${_job_state[$name]}" = passed ] || return 1
+  done
+}
