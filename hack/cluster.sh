@@ -66,30 +66,28 @@ api_ready() {
   "$(tool kubectl)" --kubeconfig "$kubeconfig" --request-timeout=5s get --raw /readyz >/dev/null 2>&1
 }
 
+# The waits below allow minutes for what takes seconds on an idle machine:
+# a busy one (the test jobs run side by side) starts the components slowly.
 wait_api() {
   local _
-  for _ in $(seq 1 60); do
+  for _ in $(seq 1 150); do
     api_ready && return 0
     sleep 2
   done
-  log "kube-apiserver of $name did not become ready; logs are in $dir/logs"
+  log "kube-apiserver of $name did not become ready in 5 minutes; logs are in $dir/logs"
   return 1
 }
 
 # wait_nodes waits until the fake nodes report Ready (kwok sets it).
 wait_nodes() {
-  "$(tool kubectl)" --kubeconfig "$kubeconfig" wait --for=condition=Ready node --all --timeout=120s >/dev/null
+  "$(tool kubectl)" --kubeconfig "$kubeconfig" wait --for=condition=Ready node --all --timeout=5m >/dev/null
 }
 
 # default_sa waits for the default ServiceAccount: the ServiceAccount admission
 # refuses Pods in a namespace until kube-controller-manager created it.
 default_sa() {
-  local _
-  for _ in $(seq 1 60); do
-    "$(tool kubectl)" --kubeconfig "$kubeconfig" get serviceaccount default -n default >/dev/null 2>&1 && return 0
-    sleep 1
-  done
-  log "no default ServiceAccount after 60s; is kube-controller-manager running? see $dir/logs"
+  "$(tool kubectl)" --kubeconfig "$kubeconfig" wait --for=create serviceaccount/default -n default --timeout=5m >/dev/null && return 0
+  log "no default ServiceAccount after 5 minutes; is kube-controller-manager running? see $dir/logs"
   return 1
 }
 

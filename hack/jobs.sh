@@ -1,24 +1,31 @@
 # Sourced by hack/test.sh: a small scheduler that runs the test command's
-# jobs side by side, each once the jobs it needs have passed, at most
-# JOBS_SLOTS at a time, in the order they were declared. A job is a shell
-# function; its output goes to a log of its own, printed whole when the job
-# ends (so a CI log reads one job at a time), with the minute it started
-# and how long it took. After a failure no job starts; the running ones
-# finish (a suite stopped midway would leave its control plane behind),
-# and run_jobs fails. docs/decisions/test-run-layout.md explains the order.
+# jobs side by side, each once the jobs it needs have passed. A job has a
+# weight, the share of a core it keeps busy (in percent, measured); jobs
+# start in the order they were declared while the weights of the running
+# ones stay within JOBS_CAPACITY (250: two cores and a half, since most
+# jobs also wait), skipping a job that does not fit for now; a job starts
+# anyway when nothing runs. Loading the machine further only slows every
+# job and makes each burn more CPU (docs/decisions/test-run-layout.md).
 #
-#   job NAME [NEED...]   declare job_NAME as a job that needs NEED...
-#   run_jobs             run them all; prints a table of when each ran
+# A job is a shell function; its output goes to a log of its own, printed
+# whole when the job ends (so a CI log reads one job at a time), with the
+# minute it started and how long it took. After a failure no job starts;
+# the running ones finish (a suite stopped midway would leave its control
+# plane behind), and run_jobs fails.
+#
+#   job NAME WEIGHT [NEED...]   declare job_NAME, which needs NEED...
+#   run_jobs                    run them all; prints when each ran
 
 declare -a _job_order=()
-declare -A _job_needs=() _job_state=() _job_pid=() _job_start=() _job_end=()
+declare -A _job_needs=() _job_weight=() _job_state=() _job_pid=() _job_start=() _job_end=()
 _job_logs=
 
 job() {
-  local name=$1
-  shift
+  local name=$1 weight=$2
+  shift 2
   declare -F "job_$name" >/dev/null || { echo "hack/jobs.sh: no function job_$name" >&2; exit 2; }
   _job_order+=("$name")
+  _job_weight[$name]=$weight
   _job_needs[$name]="$*"
   _job_state[$name]=waiting
 }
@@ -58,17 +65,17 @@ _job_finish() {
 }
 
 run_jobs() {
-  local slots=${JOBS_SLOTS:-3} running=0 failed=0 name pid status
+  local capacity=${JOBS_CAPACITY:-250} running=0 load=0 failed=0 name pid status
   _job_logs=$(mktemp -d)
   # A job that needs a failed or unrun job never runs; the loop ends when
   # nothing runs and nothing more can start.
   while :; do
     if [ "$failed" -eq 0 ]; then
       for name in "${_job_order[@]}"; do
-        [ "$running" -lt "$slots" ] || break
-        if [ "${_job_state[$name]}" = waiting ] && _job_ready "$name"; then
+        if [ "${_job_state[$name]}" = waiting ] && _job_ready "$name" &&
+          { [ "$running" -eq 0 ] || [ $((load + _job_weight[$name])) -le "$capacity" ]; }; then
           _job_start "$name"
-          running=$((running + 1))
+          running=$((running + 1)) load=$((load + _job_weight[$name]))
         fi
       done
     fi
@@ -78,7 +85,7 @@ run_jobs() {
     for name in "${_job_order[@]}"; do
       if [ "${_job_pid[$name]:-}" = "$pid" ] && [ "${_job_state[$name]}" = running ]; then
         _job_finish "$name" "$status"
-        running=$((running - 1))
+        running=$((running - 1)) load=$((load - _job_weight[$name]))
         [ "$status" -eq 0 ] || failed=1
       fi
     done

@@ -92,43 +92,50 @@ job_vaulttests() {
   # shellcheck disable=SC2046
   gotest $(packages "$vault")
 }
-# The conformance suites against the real services of Debian bookworm
-# (Zed; Barbican's runs sid's barbican 23, bookworm's has no
-# barbican.wsgi.api), then Debian sid (2026.2), side by side.
-job_conformance() {
-  envtest
-  (cd e2e && gotest -p 3 ./conformance/placement/ ./conformance/glance/ ./conformance/barbican/)
-}
-job_conformance_sid() {
-  envtest
-  (cd e2e && CONFORMANCE_DEBIAN=sid gotest -p 2 ./conformance/placement/ ./conformance/glance/)
-}
-# The operators' e2e suites, each on its own control plane, side by side:
-# most of a suite's time is waiting for its control plane, its operator and
-# the pods' API processes, and its waits follow progress, not a deadline.
-job_e2e() {
-  envtest
-  (cd e2e && gotest -p 3 ./placement/ ./glance/ ./barbican/)
-}
+# The conformance suites, each against the real services of Debian
+# bookworm (Zed) and of Debian sid (2026.2); Barbican's runs sid's barbican
+# 23 only (bookworm's has no barbican.wsgi.api).
+conformance() { envtest; (cd e2e && gotest "./conformance/$1/"); }
+job_conformance_placement() { conformance placement; }
+job_conformance_glance() { conformance glance; }
+job_conformance_barbican() { conformance barbican; }
+job_conformance_sid_placement() { CONFORMANCE_DEBIAN=sid conformance placement; }
+job_conformance_sid_glance() { CONFORMANCE_DEBIAN=sid conformance glance; }
+# The operators' e2e suites, each on its own control plane: most of a
+# suite's time is waiting for its control plane, its operator and the pods'
+# API processes, and its waits follow progress, not a deadline.
+e2e() { envtest; (cd e2e && gotest "./$1/"); }
+job_e2e_placement() { e2e placement; }
+job_e2e_glance() { e2e glance; }
+job_e2e_barbican() { e2e barbican; }
 job_bench() { hack/bench.sh --smoke; }
 
-# In order of priority: a job that is ready starts before those declared
-# after it. The set-up first (on a warm machine each is done at once), then
-# the e2e suites, the longest job, then the rest by CPU weight.
-job kube
-job checktools
-job debian
-job generate checktools
-job e2etools
-job rootfs debian
-job lint generate
-job unit generate kube
-job vault
-job e2e generate kube e2etools debian rootfs vault
-job conformance_sid generate kube e2etools debian rootfs
-job conformance generate kube e2etools debian rootfs vault
-job standalone generate
-job parts generate kube e2etools debian
-job vaulttests generate kube vault
-job bench generate kube
+# In order of priority, with the share of a core each keeps busy (percent,
+# measured alone on two cores): a job that is ready starts before those
+# declared after it, when it fits (hack/jobs.sh). The set-up first (on a
+# warm machine each is done at once); then the longest jobs, the e2e
+# suites, beside the lint; then the rest, the heaviest first.
+job kube 200
+job checktools 200
+job debian 50
+job generate 100 checktools
+job e2etools 200
+job rootfs 50 debian
+job vault 200
+job lint 190 generate
+e2e_needs='generate kube e2etools debian rootfs vault'
+job e2e_glance 60 $e2e_needs
+job e2e_barbican 60 $e2e_needs
+job e2e_placement 50 $e2e_needs
+job unit 150 generate kube
+conformance_needs='generate kube e2etools debian rootfs'
+job conformance_sid_glance 90 $conformance_needs
+job conformance_glance 80 $conformance_needs
+job conformance_barbican 60 $conformance_needs vault
+job conformance_sid_placement 60 $conformance_needs
+job conformance_placement 60 $conformance_needs
+job parts 120 generate kube e2etools debian
+job vaulttests 90 generate kube vault
+job standalone 150 generate
+job bench 90 generate kube
 run_jobs

@@ -15,6 +15,7 @@ import (
 	"github.com/c5c3/openstack-operators/barbican-operator/inprocess"
 	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/e2e/localrun"
+	"github.com/c5c3/openstack-operators/e2e/localsvc"
 	"github.com/c5c3/openstack-operators/e2e/suite"
 )
 
@@ -25,10 +26,13 @@ var env suite.Env
 // test's namespace): the chart grants the operator TokenRequest in those
 // namespaces (rbac.secretStoreNamespaces), the operator dials their
 // Services through --resolve, the pods through their hosts file; the
-// server listens on 127.0.0.1 at the Service's port.
+// server listens at the Service's port on a loopback address of this
+// suite's own (the conformance suite's server may listen on that port
+// beside it).
 const (
 	managedInstance = "bao"
-	managedAddr     = "127.0.0.1:8200"
+	managedIP       = "127.0.0.2"
+	managedAddr     = managedIP + ":8200"
 )
 
 // managedNamespaces are the namespaces of the tests with a managed store.
@@ -63,8 +67,9 @@ func TestMain(m *testing.M) {
 	}, &env))
 }
 
-// instanceHosts names the Services of the namespace's OpenBaoClusters (none
-// on a cluster without the kind: a target cluster).
+// instanceHosts resolves the Services of the namespace's OpenBaoClusters
+// to the server's address (none on a cluster without the kind: a target
+// cluster).
 func instanceHosts(ctx context.Context, c client.Reader, ns string) ([]string, error) {
 	list := &unstructured.UnstructuredList{}
 	list.SetGroupVersionKind(inprocess.InstanceGVK.GroupVersion().WithKind(inprocess.InstanceGVK.Kind + "List"))
@@ -75,7 +80,7 @@ func instanceHosts(ctx context.Context, c client.Reader, ns string) ([]string, e
 	}
 	var hosts []string
 	for _, o := range list.Items {
-		hosts = append(hosts, o.GetName()+"."+ns+".svc")
+		hosts = append(hosts, localsvc.HostAt(inprocess.InstanceHost(ns, o.GetName()), managedIP))
 	}
 	return hosts, nil
 }

@@ -34,7 +34,8 @@ type Container struct {
 	Grace time.Duration
 	// Hosts resolve to 127.0.0.1 inside the container (an /etc/hosts is
 	// mounted over the machine's): the cluster Services whose servers run
-	// on this machine.
+	// on this machine. An entry name=address resolves name to another
+	// loopback address (HostAt).
 	Hosts []string
 	// Root, when set, is the root filesystem the command runs in (chroot):
 	// a newer Debian release's services (hack/rootfs.sh). The volumes,
@@ -134,15 +135,7 @@ func (ct *Container) spec(dir, name string, argv []string) ProcSpec {
 	mounts := ct.Mounts
 	if len(ct.Hosts) > 0 {
 		hosts := filepath.Join(dir, "hosts")
-		// Each name also in its absolute form (a trailing dot): cluster DNS
-		// answers both, and glibc's hosts file lookup matches names exactly
-		// (glance 33 resolves "<host>." to check a web-download URL).
-		names := make([]string, 0, 2*len(ct.Hosts))
-		for _, h := range ct.Hosts {
-			names = append(names, h, h+".")
-		}
-		content := "127.0.0.1 localhost " + strings.Join(names, " ") + "\n::1 localhost\n"
-		if err := os.WriteFile(hosts, []byte(content), 0o644); err == nil {
+		if err := os.WriteFile(hosts, []byte(hostsFile(ct.Hosts)), 0o644); err == nil {
 			mounts = append(append([]Mount{}, mounts...), Mount{Source: hosts, Target: "/etc/hosts", ReadOnly: true})
 		}
 	}
@@ -176,6 +169,34 @@ func (ct *Container) spec(dir, name string, argv []string) ProcSpec {
 	script.WriteString(exec)
 	wrapped := append([]string{"unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", script.String(), "sh"}, argv...)
 	return ProcSpec{Name: name, Dir: dir, Argv: wrapped, Env: ct.Env}
+}
+
+// HostAt is the Hosts entry that resolves name to address.
+func HostAt(name, address string) string { return name + "=" + address }
+
+// hostsFile is the /etc/hosts of a container resolving hosts (Hosts). Each
+// name is there in its absolute form (a trailing dot) too: cluster DNS
+// answers both, and glibc's hosts file lookup matches names exactly (glance
+// 33 resolves "<host>." to check a web-download URL).
+func hostsFile(hosts []string) string {
+	byAddress := map[string][]string{"127.0.0.1": {"localhost"}}
+	order := []string{"127.0.0.1"}
+	for _, h := range hosts {
+		name, address, ok := strings.Cut(h, "=")
+		if !ok {
+			address = "127.0.0.1"
+		}
+		if _, seen := byAddress[address]; !seen {
+			order = append(order, address)
+		}
+		byAddress[address] = append(byAddress[address], name, name+".")
+	}
+	var b strings.Builder
+	for _, address := range order {
+		fmt.Fprintf(&b, "%s %s\n", address, strings.Join(byAddress[address], " "))
+	}
+	b.WriteString("::1 localhost\n")
+	return b.String()
 }
 
 // MountPoints creates the mount points that do not exist yet. They are

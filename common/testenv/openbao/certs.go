@@ -16,7 +16,8 @@ import (
 )
 
 // serverTLS is the throwaway PKI of one server: a CA and a certificate for
-// 127.0.0.1 signed by it, the pair written where the listener reads it.
+// its loopback address signed by it, the pair written where the listener
+// reads it.
 type serverTLS struct {
 	caPEM    []byte
 	certFile string
@@ -24,8 +25,9 @@ type serverTLS struct {
 }
 
 // newServerTLS generates the CA and the server certificate into dir; the
-// certificate names 127.0.0.1, localhost and dnsNames.
-func newServerTLS(dir string, dnsNames ...string) (serverTLS, error) {
+// certificate names 127.0.0.1, ip (another loopback address the server
+// listens on; nil: none), localhost and dnsNames.
+func newServerTLS(dir string, ip net.IP, dnsNames ...string) (serverTLS, error) {
 	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return serverTLS{}, err
@@ -53,6 +55,10 @@ func newServerTLS(dir string, dnsNames ...string) (serverTLS, error) {
 	if err != nil {
 		return serverTLS{}, err
 	}
+	ips := []net.IP{net.IPv4(127, 0, 0, 1)}
+	if ip != nil && !ip.Equal(ips[0]) {
+		ips = append(ips, ip)
+	}
 	tmpl := &x509.Certificate{
 		SerialNumber: big.NewInt(2),
 		Subject:      pkix.Name{CommonName: "127.0.0.1"},
@@ -60,7 +66,7 @@ func newServerTLS(dir string, dnsNames ...string) (serverTLS, error) {
 		NotAfter:     now.Add(24 * time.Hour),
 		KeyUsage:     x509.KeyUsageDigitalSignature,
 		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
+		IPAddresses:  ips,
 		DNSNames:     append([]string{"localhost"}, dnsNames...),
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey)

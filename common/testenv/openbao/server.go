@@ -77,9 +77,11 @@ type Options struct {
 	// localhost: an in-cluster Service name such as <instance>.<ns>.svc,
 	// which a test maps to the server's loopback address.
 	DNSNames []string
-	// Address is the host:port to listen on ("": a free loopback port): a
-	// fixed in-cluster port (8200) that processes reach through a hosts
-	// file naming 127.0.0.1.
+	// Address is the host:port to listen on ("": a free port on
+	// 127.0.0.1): a fixed in-cluster port (8200) that processes reach
+	// through a hosts file. The host may be another loopback address
+	// (127.0.0.2, ...), so that servers of suites running side by side can
+	// all listen on the in-cluster port; the certificate names it.
 	Address string
 }
 
@@ -112,7 +114,15 @@ func Run(ctx context.Context, dir string, o Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("building vault: %w", err)
 	}
-	pki, err := newServerTLS(dir, o.DNSNames...)
+	var ip net.IP
+	if o.Address != "" {
+		host, _, err := net.SplitHostPort(o.Address)
+		if err != nil {
+			return nil, fmt.Errorf("address %q: %w", o.Address, err)
+		}
+		ip = net.ParseIP(host)
+	}
+	pki, err := newServerTLS(dir, ip, o.DNSNames...)
 	if err != nil {
 		return nil, fmt.Errorf("generating the server's CA: %w", err)
 	}

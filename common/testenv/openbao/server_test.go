@@ -32,7 +32,7 @@ func TestServerAnswersOverTLSWithItsCAOnly(t *testing.T) {
 	}
 
 	// Another CA, and the system trust store, must both be refused.
-	other, err := newServerTLS(t.TempDir())
+	other, err := newServerTLS(t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,10 +19,13 @@ import (
 	"github.com/c5c3/openstack-operators/e2e/suite"
 )
 
-// The managed instance of every site, and the port its Service serves.
+// The managed instance of every site, the port its Service serves, and
+// the loopback address its server listens on: one of this suite's own, so
+// that the e2e suite's server can listen on the same port beside it.
 const (
 	instance     = "bao"
 	instancePort = "8200"
+	instanceIP   = "127.0.0.3"
 	storeName    = "vault"
 )
 
@@ -30,7 +33,7 @@ const (
 // (harness.Inputs), and the default store "vault" on the managed OpenBao
 // instance "bao" of the same namespace: a real server set up as the
 // OpenBao operator's self-init leaves it (KV v2 mount, AppRole, kubernetes
-// auth against this kube-apiserver), listening on 127.0.0.1:8200 with a
+// auth against this kube-apiserver), listening on 127.0.0.3:8200 with a
 // certificate for its Service name. The operator dials that name through
 // its --resolve table, the API process through its hosts file.
 type site struct {
@@ -66,11 +69,11 @@ func newSite(t *testing.T, name, release string, secretIDTTL time.Duration, muta
 }
 
 // managedInstance brings up the instance (inprocess.StartInstance) on
-// 127.0.0.1 at its Service's port, and maps its Service name there in the
+// instanceIP at its Service's port, and maps its Service name there in the
 // operator's --resolve table.
 func (s *site) managedInstance(secretIDTTL time.Duration) {
-	s.vault = inprocess.StartInstance(s.t, env.K8s, env.Config, s.ns, instance, "127.0.0.1:"+instancePort, secretIDTTL)
-	env.Resolve.Map(s.host+":"+instancePort, "127.0.0.1:"+instancePort)
+	s.vault = inprocess.StartInstance(s.t, env.K8s, env.Config, s.ns, instance, instanceIP+":"+instancePort, secretIDTTL)
+	env.Resolve.Map(s.host+":"+instancePort, instanceIP+":"+instancePort)
 	s.t.Cleanup(func() { env.Resolve.Map(s.host+":"+instancePort, "") })
 }
 
@@ -120,7 +123,7 @@ func (s *site) startAPI(notDigest string) *harness.API {
 		})
 	}
 	return env.StartAPI(s.t, d, "barbican-api", harness.Launch{
-		Map: localsvc.BarbicanAPIUWSGI.MapWith, Hosts: []string{s.host},
+		Map: localsvc.BarbicanAPIUWSGI.MapWith, Hosts: []string{localsvc.HostAt(s.host, instanceIP)},
 		Ready: harness.UWSGIReady("healthcheck"),
 	})
 }

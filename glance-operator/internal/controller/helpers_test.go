@@ -267,9 +267,10 @@ func finishDBSync(t *testing.T, ns, name string, succeeded bool) (finished int) 
 	return len(uids)
 }
 
-// ready is toReady for suites under load: the two backends may turn
-// credential-ready in separate passes, so the first db-sync Job may run for
-// a one-backend projection and be replaced; finishDBSync follows that.
+// ready is toReady for suites under load: the first db sync waits until
+// both backends are checked, but a backend judged before its Secret reached
+// the operator's cache turns credential-ready later, and the Job of the
+// projection without it is replaced; finishDBSync follows that.
 func ready(t *testing.T, ns string, g *glancev1.Glance) *glancev1.Glance {
 	t.Helper()
 	api.Set(ns, g.Name, testenv.FakeAPI(t, http.StatusOK, 0))

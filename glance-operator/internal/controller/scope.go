@@ -17,6 +17,10 @@ type scope struct {
 	// backendsSecret names the backends Secret the Deployment mounts: this
 	// pass's (Backends step) or the live Deployment's (Config step, last good).
 	backendsSecret string
+	// unchecked are the attached backends their controller has not checked
+	// against this Glance yet (Backends step): the first db sync waits for
+	// them, so that it runs once, with the config that names them.
+	unchecked []string
 }
 
 // projection is what the Backends step rendered.

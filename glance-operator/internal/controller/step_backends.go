@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/attach"
@@ -31,6 +32,7 @@ func (r *GlanceReconciler) reconcileBackends(ctx context.Context, s *scope) (pip
 		return pipeline.Continue(), err
 	}
 	s.EgressPorts = render.S3EgressPorts(s3Hosts(attached))
+	s.unchecked = unchecked(attached)
 	ready, pending, stale := attach.Split(attached, glancev1.ConditionCredentialsReady)
 	if len(stale) > 0 {
 		s.SetFalse(glancev1.ConditionBackendsReady, glancev1.ReasonWaitingForBackends, attach.Carry(attach.StaleMessage("GlanceBackend", stale), prevMessage(s.glance)))
@@ -74,6 +76,23 @@ func (r *GlanceReconciler) reconcileBackends(ctx context.Context, s *scope) (pip
 	s.SetTrue(glancev1.ConditionBackendsReady, glancev1.ReasonAllBackendsProjected,
 		fmt.Sprintf("%d backends projected (%s), default %s", len(rendered), strings.Join(names(rendered), ", "), defaults[0]))
 	return pipeline.Continue(), nil
+}
+
+// unchecked names the backends whose controller has not yet judged their
+// credentials for their current spec with their Glance there: no
+// CredentialsReady, one of an older generation, Unknown, or the verdict
+// given while the Glance did not exist (WaitingForParent). A verdict either
+// way counts as checked: a backend whose Secret is missing is not waited
+// for.
+func unchecked(backends []glancev1.GlanceBackend) []string {
+	var out []string
+	for _, b := range backends {
+		c := meta.FindStatusCondition(b.Status.Conditions, glancev1.ConditionCredentialsReady)
+		if c == nil || c.ObservedGeneration != b.Generation || c.Status == metav1.ConditionUnknown || c.Reason == glancev1.ReasonWaitingForParent {
+			out = append(out, b.Name)
+		}
+	}
+	return out
 }
 
 // attachedBackends lists the non-deleting backends naming g, sorted by name.

@@ -1,9 +1,10 @@
 package controller
 
 import (
-	"time"
-
 	"context"
+	"fmt"
+	"strings"
+	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
 
@@ -20,7 +21,11 @@ const requeueBackends = 30 * time.Second
 // reconcileDatabase provisions the schema, then runs db-sync at rest or the
 // expand-migrate-contract flow of a release upgrade. Without a rendered
 // config (no valid backend projection yet) there is nothing to migrate
-// with: the Deployment step still runs to report the same wait.
+// with: the Deployment step still runs to report the same wait. The first
+// db sync also waits until every attached backend has been checked: a
+// config rendered from the backends checked first would name fewer stores,
+// and the next backend's verdict would replace the Job (and roll the
+// Deployment) with the config that names them all.
 func (r *GlanceReconciler) reconcileDatabase(ctx context.Context, s *scope) (pipeline.Outcome, error) {
 	if st := r.ProvisionDatabase(ctx, &s.Scope); st.Stop {
 		return st.Outcome, st.Err
@@ -28,6 +33,11 @@ func (r *GlanceReconciler) reconcileDatabase(ctx context.Context, s *scope) (pip
 	if s.Config == "" || s.backendsSecret == "" {
 		s.SetFalse(conditions.TypeDatabaseReady, glancev1.ReasonWaitingForBackends, waitingForDefault)
 		return pipeline.ProceedAndRequeueAfter(requeueBackends), nil
+	}
+	if s.glance.Status.InstalledRelease == "" && len(s.unchecked) > 0 {
+		s.SetFalse(conditions.TypeDatabaseReady, glancev1.ReasonWaitingForBackends,
+			fmt.Sprintf(waitingForCheck, strings.Join(s.unchecked, ", ")))
+		return pipeline.RequeueAfter(requeueBackends), nil
 	}
 	g := s.glance
 	flow := upgrade.Flow{
@@ -42,4 +52,7 @@ func (r *GlanceReconciler) reconcileDatabase(ctx context.Context, s *scope) (pip
 	return flow.Run(ctx)
 }
 
-const waitingForDefault = "no ready default GlanceBackend has produced a rendered config yet"
+const (
+	waitingForDefault = "no ready default GlanceBackend has produced a rendered config yet"
+	waitingForCheck   = "waiting for the GlanceBackend controller to check %s before the first db sync"
+)
