@@ -184,7 +184,7 @@ func TestContainerResolvesItsHosts(t *testing.T) {
 		dir := t.TempDir() // a log of its own
 		ct := &Container{Name: "resolver", Env: BaseEnv(dir), Hosts: hosts, Argv: []string{"getent", "ahostsv4", name}}
 		code, log, err := ct.Run(dir, 30*time.Second)
-		if err != nil || code != 0 || strings.Fields(log+" -")[0] != want {
+		if err != nil || code != 0 || strings.Fields(log + " -")[0] != want {
 			t.Fatalf("getent %s in the container: %d, %v, %q; want %s", name, code, err, log, want)
 		}
 	}
