@@ -3,9 +3,11 @@
 # weight, the share of a core it keeps busy (in percent, measured); jobs
 # start in the order they were declared while the weights of the running
 # ones stay within JOBS_CAPACITY (250: two cores and a half, since most
-# jobs also wait), skipping a job that does not fit for now; a job starts
-# anyway when nothing runs. Loading the machine further only slows every
-# job and makes each burn more CPU (docs/decisions/test-run-layout.md).
+# jobs also wait). A ready job that does not fit keeps its weight reserved:
+# a job declared after it starts only if both would fit, so a heavy job is
+# not passed over until the end. A job starts anyway when nothing runs.
+# Loading the machine further only slows every job and makes each burn
+# more CPU (docs/decisions/test-run-layout.md).
 #
 # A job is a shell function; its output goes to a log of its own, printed
 # whole when the job ends (so a CI log reads one job at a time), with the
@@ -69,13 +71,17 @@ run_jobs() {
   _job_logs=$(mktemp -d)
   # A job that needs a failed or unrun job never runs; the loop ends when
   # nothing runs and nothing more can start.
+  local reserved
   while :; do
     if [ "$failed" -eq 0 ]; then
+      reserved=0
       for name in "${_job_order[@]}"; do
-        if [ "${_job_state[$name]}" = waiting ] && _job_ready "$name" &&
-          { [ "$running" -eq 0 ] || [ $((load + _job_weight[$name])) -le "$capacity" ]; }; then
+        [ "${_job_state[$name]}" = waiting ] && _job_ready "$name" || continue
+        if [ "$running" -eq 0 ] || [ $((load + reserved + _job_weight[$name])) -le "$capacity" ]; then
           _job_start "$name"
           running=$((running + 1)) load=$((load + _job_weight[$name]))
+        else
+          reserved=$((reserved + _job_weight[$name]))
         fi
       done
     fi

@@ -79,13 +79,16 @@ envtest() {
   KUBEBUILDER_ASSETS=$(hack/tools.sh --envtest-assets)
   export KUBEBUILDER_ASSETS
 }
-# Unit and envtest tests of common and the operators (a real kube-apiserver
-# and etcd, each operator acting with only its generated RBAC).
-job_unit() {
+# Unit and envtest tests of common, then of the operators (a real
+# kube-apiserver and etcd, each operator acting with only its generated
+# RBAC).
+unit() {
   envtest
   # shellcheck disable=SC2046 # one word per package
-  gotest $(packages "$suites|$vault|$tools|$servers" -v)
+  gotest $(packages "$suites|$vault|$tools|$servers" -v | grep -E ${2:+"$2"} "$1")
 }
+job_common() { unit '/common/'; }
+job_operators() { unit '/common/' -v; }
 # The e2e module's parts against real servers, the chart tests (helm,
 # promtool) and the release dry runs.
 job_parts() {
@@ -121,7 +124,8 @@ job_bench() { hack/bench.sh --smoke; }
 # measured alone on two cores): a job that is ready starts before those
 # declared after it, when it fits (hack/jobs.sh). The set-up first: two
 # builds at a time beside the downloads (on a warm machine each is done at
-# once); then vet and lint, then the longest jobs first (the e2e suites and
+# once); then vet and lint; the tests of common, short and heavy, beside
+# the first e2e suite; then the longest jobs first (the e2e suites and
 # sid's Glance conformance, about 10 minutes each), so that no long job
 # starts last.
 job kube 110
@@ -135,16 +139,17 @@ job vet 150 generate
 job lint 190 vet
 e2e_needs='vet kube e2etools debian rootfs vault'
 conformance_needs='vet kube e2etools debian rootfs'
+job common 100 vet kube
 job e2e_glance 60 $e2e_needs
 job e2e_placement 50 $e2e_needs
 job e2e_barbican 60 $e2e_needs
 job conformance_sid_glance 80 $conformance_needs
+job operators 100 vet kube
 job conformance_glance 80 $conformance_needs
-job unit 150 vet kube
+job parts 100 vet kube e2etools debian
 job conformance_barbican 60 $conformance_needs vault
 job conformance_sid_placement 60 $conformance_needs
 job conformance_placement 60 $conformance_needs
-job parts 120 vet kube e2etools debian
 job vaulttests 90 vet kube vault
 job bench 90 vet kube
 job standalone 150 vet

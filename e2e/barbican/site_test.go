@@ -49,7 +49,8 @@ func newSiteOn(t *testing.T, c client.Client, release string, mutate ...func(*ba
 	poll.Must(t, env.K8s.Create(s.Ctx, s.store("vault", s.vault, "bao", true)))
 	b := &barbicanv1.Barbican{
 		ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: s.Name},
-		Spec:       barbicanv1.BarbicanSpec{ServiceSpec: s.Spec(release, "", env.DB.Port)},
+		Spec: barbicanv1.BarbicanSpec{ServiceSpec: s.Spec(release, "", env.DB.Port),
+			APIServer: &barbicanv1.APIServerSpec{UWSGI: suite.OneWorker()}},
 	}
 	for _, m := range mutate {
 		m(b)

@@ -56,13 +56,14 @@ func newSite(t *testing.T, c client.Client, release string, mutate func(*placeme
 }
 
 // newPlacement is the sample Placement without the fields the webhook
-// defaults. On kind the image runs: E2E_PLACEMENT_IMAGE_REPOSITORY names
+// defaults, its API on one uwsgi worker (suite.OneWorker). On kind the image runs: E2E_PLACEMENT_IMAGE_REPOSITORY names
 // one with a tag per release.
 func newPlacement(s *site, release string) *placementv1.Placement {
 	in := &suite.Site{NS: s.ns, Schema: s.schema, Service: "placement"}
 	return &placementv1.Placement{
 		ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name},
-		Spec:       placementv1.PlacementSpec{ServiceSpec: in.Spec(release, os.Getenv("E2E_PLACEMENT_IMAGE_REPOSITORY"), env.DB.Port)},
+		Spec: placementv1.PlacementSpec{ServiceSpec: in.Spec(release, os.Getenv("E2E_PLACEMENT_IMAGE_REPOSITORY"), env.DB.Port),
+			APIServer: &placementv1.APIServerSpec{UWSGI: suite.OneWorker()}},
 	}
 }
 

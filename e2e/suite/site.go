@@ -97,6 +97,13 @@ func (s *Site) Spec(release, repo string, port int) shared.ServiceSpec {
 	}
 }
 
+// OneWorker is the uwsgi tuning of every site's API: one worker, where the
+// operators default to two. Every pod is a real API process here, and with
+// --lazy-apps each worker loads the application itself, so a second worker
+// doubles the CPU of every pod's start; no e2e scenario needs it (the
+// conformance suites run the operators' default command, two workers).
+func OneWorker() *shared.UWSGISpec { return &shared.UWSGISpec{Processes: 1} }
+
 // CheckInstalled checks what a fresh install of the site's CR leaves: the
 // API condition api names the local API the pod runner started (the CR's
 // probe-URL annotation), and the <name>-db-sync Job succeeded.
