@@ -46,6 +46,10 @@ func (o Outcome) IsZero() bool { return o.RequeueAfter == 0 }
 // stops reports whether the chain ends here.
 func (o Outcome) stops() bool { return o.RequeueAfter != 0 && !o.Proceed }
 
+// Stops reports whether a step that got out and err from a helper must
+// return them as they are: an error, or an outcome that ends the chain.
+func Stops(out Outcome, err error) bool { return err != nil || out.stops() }
+
 // Earliest keeps the shorter non-zero requeue of a and b.
 func Earliest(a, b Outcome) Outcome {
 	if a.RequeueAfter == 0 || (b.RequeueAfter != 0 && b.RequeueAfter < a.RequeueAfter) {

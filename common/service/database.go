@@ -15,62 +15,47 @@ import (
 	"github.com/c5c3/openstack-operators/common/release"
 )
 
-// Result is the result of a helper that may end its step: when Stop is set the
-// step returns Outcome and Err as they are.
-type Result struct {
-	Stop    bool
-	Outcome pipeline.Outcome
-	Err     error
-}
-
-// Next lets the step go on.
-var Next = Result{}
-
-func stopWith(out pipeline.Outcome, err error) Result {
-	return Result{Stop: true, Outcome: out, Err: err}
-}
-
 // ProvisionDatabase ensures the MariaDB Database, User and Grant of a managed
 // database (a no-op for a brownfield host) and waits for them.
-func (r *Reconciler) ProvisionDatabase(ctx context.Context, s *Scope) Result {
+func (r *Reconciler) ProvisionDatabase(ctx context.Context, s *Scope) (pipeline.Outcome, error) {
 	verdict, err := mariadb.Provision(ctx, s.Target.Client, s.Owner, mariadb.Request{
 		Namespace: s.CR.GetNamespace(), Name: s.CR.GetName(), Database: s.Spec().Database,
 		MaxUserConnections: s.MaxUserConnections,
 	})
 	if err != nil {
-		return stopWith(pipeline.Continue(), err)
+		return pipeline.Continue(), err
 	}
 	if !verdict.Ready {
 		s.SetFalse(conditions.TypeDatabaseReady, verdict.Reason, verdict.Message)
-		return stopWith(pipeline.RequeueAfter(RequeueDatabase), nil)
+		return pipeline.RequeueAfter(RequeueDatabase), nil
 	}
-	return Next
+	return pipeline.Continue(), nil
 }
 
 // CheckImageTag refuses an image tag that names another release than
 // spec.openStackRelease (no event: it is a wait, not a refusal of a bump).
-func (r *Reconciler) CheckImageTag(s *Scope) Result {
+func (r *Reconciler) CheckImageTag(s *Scope) (pipeline.Outcome, error) {
 	spec := s.Spec()
 	if ref := release.CheckTag(spec.Image.Tag, spec.OpenStackRelease); ref != nil {
 		s.SetFalse(conditions.TypeDatabaseReady, ref.Reason, ref.Message)
-		return stopWith(pipeline.RequeueAfter(RequeueDatabase), nil)
+		return pipeline.RequeueAfter(RequeueDatabase), nil
 	}
-	return Next
+	return pipeline.Continue(), nil
 }
 
 // Refuse reports a refused release change: condition, Warning event and the
 // refusal as the step's error (backoff).
-func (r *Reconciler) Refuse(s *Scope, refusal *release.Refusal) Result {
+func (r *Reconciler) Refuse(s *Scope, refusal *release.Refusal) (pipeline.Outcome, error) {
 	s.SetFalse(conditions.TypeDatabaseReady, refusal.Reason, refusal.Message)
 	r.Recorder.Eventf(s.CR, nil, corev1.EventTypeWarning, refusal.Reason, "ReleaseGate", "%s", refusal.Message)
-	return stopWith(pipeline.Continue(), refusal)
+	return pipeline.Continue(), refusal
 }
 
 // GateRelease runs the tag check and the release gate; an accepted bump
 // stamps targetRelease.
-func (r *Reconciler) GateRelease(s *Scope) Result {
-	if st := r.CheckImageTag(s); st.Stop {
-		return st
+func (r *Reconciler) GateRelease(s *Scope) (pipeline.Outcome, error) {
+	if out, err := r.CheckImageTag(s); pipeline.Stops(out, err) {
+		return out, err
 	}
 	spec, status := s.Spec(), s.Status()
 	accepted, refusal := release.Gate(status.InstalledRelease, spec.OpenStackRelease, status.InstalledImage, spec.Image.Reference())
@@ -80,17 +65,16 @@ func (r *Reconciler) GateRelease(s *Scope) Result {
 	if accepted {
 		status.TargetRelease = spec.OpenStackRelease
 	}
-	return Next
+	return pipeline.Continue(), nil
 }
 
 // RunMigration drives one migration Job (db-sync or an upgrade phase) and
-// counts it once per terminal UID. On success it returns Next and the live
-// Job; while it runs, or when it failed, the step stops with the condition
-// set (failedReason: reason and event of a failure; running: reason while it runs).
-func (r *Reconciler) RunMigration(ctx context.Context, s *Scope, job *batchv1.Job, running, failedReason string) (Result, *batchv1.Job) {
+// counts it once per terminal UID. On success the step goes on; while it
+// runs, or when it failed, the step stops with the condition set (failedReason: reason and event of a failure; running: reason while it runs).
+func (r *Reconciler) RunMigration(ctx context.Context, s *Scope, job *batchv1.Job, running, failedReason string) (pipeline.Outcome, error) {
 	st, err := dbsync.Ensure(ctx, s.Target.Client, s.Target.Reader, s.Owner, job)
 	if err != nil {
-		return stopWith(pipeline.Continue(), err), nil
+		return pipeline.Continue(), err
 	}
 	if old := st.Replaced; old != nil {
 		result := dbsync.ResultSucceeded
@@ -102,23 +86,23 @@ func (r *Reconciler) RunMigration(ctx context.Context, s *Scope, job *batchv1.Jo
 	switch st.State {
 	case dbsync.Running:
 		s.SetFalse(conditions.TypeDatabaseReady, running, st.Message)
-		return stopWith(pipeline.RequeueAfter(RequeueDatabase), nil), nil
+		return pipeline.RequeueAfter(RequeueDatabase), nil
 	case dbsync.Failed:
 		r.recordMigration(ctx, s, st, dbsync.ResultFailed)
 		msg := fmt.Sprintf("job %s failed: %s", job.Name, st.Message)
 		s.SetFalse(conditions.TypeDatabaseReady, failedReason, msg)
 		r.Recorder.Eventf(s.CR, nil, corev1.EventTypeWarning, failedReason, "DBSync", "%s", msg)
-		return stopWith(pipeline.Continue(), fmt.Errorf("%s", msg)), nil
+		return pipeline.Continue(), fmt.Errorf("%s", msg)
 	}
 	r.recordMigration(ctx, s, st, dbsync.ResultSucceeded)
-	return Next, st.Job
+	return pipeline.Continue(), nil
 }
 
 // DBSync runs the db-sync Job and, on its success, promotes installedRelease
 // and installedImage, clears targetRelease and sets DatabaseSynced.
 func (r *Reconciler) DBSync(ctx context.Context, s *Scope, job *batchv1.Job) (pipeline.Outcome, error) {
-	if st, _ := r.RunMigration(ctx, s, job, conditions.ReasonDBSyncInProgress, conditions.ReasonDBSyncFailed); st.Stop {
-		return st.Outcome, st.Err
+	if out, err := r.RunMigration(ctx, s, job, conditions.ReasonDBSyncInProgress, conditions.ReasonDBSyncFailed); pipeline.Stops(out, err) {
+		return out, err
 	}
 	spec, status := s.Spec(), s.Status()
 	wasSynced := status.InstalledRelease == spec.OpenStackRelease && s.IsTrue(conditions.TypeDatabaseReady)

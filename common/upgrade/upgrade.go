@@ -91,13 +91,13 @@ func (f *Flow) Run(ctx context.Context) (pipeline.Outcome, error) {
 				"release %s was requested while the upgrade from %s to %s is in phase %s; set openStackRelease back to %s to finish it or to %s to abort it",
 				spec.OpenStackRelease, status.InstalledRelease, status.TargetRelease, *f.Phase, status.TargetRelease, status.InstalledRelease)})
 		}
-		if st := f.R.CheckImageTag(f.S); st.Stop {
-			return st.Outcome, st.Err
+		if out, err := f.R.CheckImageTag(f.S); pipeline.Stops(out, err) {
+			return out, err
 		}
 		return f.step(ctx)
 	}
-	if st := f.R.CheckImageTag(f.S); st.Stop {
-		return st.Outcome, st.Err
+	if out, err := f.R.CheckImageTag(f.S); pipeline.Stops(out, err) {
+		return out, err
 	}
 	accepted, refusal := release.Gate(status.InstalledRelease, spec.OpenStackRelease, status.InstalledImage, spec.Image.Reference())
 	if refusal != nil {
@@ -128,9 +128,8 @@ func (f *Flow) step(ctx context.Context) (pipeline.Outcome, error) {
 			return pipeline.Continue(), fmt.Errorf("unknown upgrade phase %q", *f.Phase)
 		}
 		job := f.Job(ph.job)
-		st, _ := f.R.RunMigration(ctx, f.S, job, ph.running, ph.failed)
-		if st.Stop {
-			return st.Outcome, st.Err
+		if out, err := f.R.RunMigration(ctx, f.S, job, ph.running, ph.failed); pipeline.Stops(out, err) {
+			return out, err
 		}
 		if *f.Phase == shared.PhaseContracting {
 			return f.complete(job), nil
@@ -188,8 +187,7 @@ func (f *Flow) deleteJob(ctx context.Context, job *batchv1.Job) error {
 
 // refuse reports a refused path on DatabaseReady with a Warning and returns it (backoff).
 func (f *Flow) refuse(r *release.Refusal) (pipeline.Outcome, error) {
-	st := f.R.Refuse(f.S, r)
-	return st.Outcome, st.Err
+	return f.R.Refuse(f.S, r)
 }
 
 // event records a Normal event of the flow; failures are warned by RunMigration and Refuse.

@@ -23,15 +23,15 @@ const waitingForStores = "no config Secret yet: no ready default BarbicanSecretS
 // Without a config Secret there is nothing to migrate with: the Deployment
 // step still runs to report the same wait.
 func (r *BarbicanReconciler) reconcileDatabase(ctx context.Context, s *scope) (pipeline.Outcome, error) {
-	if st := r.ProvisionDatabase(ctx, &s.Scope); st.Stop {
-		return st.Outcome, st.Err
+	if out, err := r.ProvisionDatabase(ctx, &s.Scope); pipeline.Stops(out, err) {
+		return out, err
 	}
 	if s.Config == "" {
 		s.SetFalse(conditions.TypeDatabaseReady, barbicanv1.ReasonWaitingForSecretStores, waitingForStores)
 		return pipeline.ProceedAndRequeueAfter(requeueStores), nil
 	}
-	if st := r.GateRelease(&s.Scope); st.Stop {
-		return st.Outcome, st.Err
+	if out, err := r.GateRelease(&s.Scope); pipeline.Stops(out, err) {
+		return out, err
 	}
 	return r.DBSync(ctx, &s.Scope, render.DBSyncJob(s.barbican, s.Config, s.DBTargetHash))
 }

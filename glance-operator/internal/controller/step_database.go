@@ -27,8 +27,8 @@ const requeueBackends = 30 * time.Second
 // and the next backend's verdict would replace the Job (and roll the
 // Deployment) with the config that names them all.
 func (r *GlanceReconciler) reconcileDatabase(ctx context.Context, s *scope) (pipeline.Outcome, error) {
-	if st := r.ProvisionDatabase(ctx, &s.Scope); st.Stop {
-		return st.Outcome, st.Err
+	if out, err := r.ProvisionDatabase(ctx, &s.Scope); pipeline.Stops(out, err) {
+		return out, err
 	}
 	if s.Config == "" || s.backendsSecret == "" {
 		s.SetFalse(conditions.TypeDatabaseReady, glancev1.ReasonWaitingForBackends, waitingForDefault)

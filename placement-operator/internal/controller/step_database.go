@@ -10,11 +10,11 @@ import (
 // reconcileDatabase provisions the schema, gates the release, runs the
 // db-sync Job and promotes installedRelease on its success.
 func (r *PlacementReconciler) reconcileDatabase(ctx context.Context, s *scope) (pipeline.Outcome, error) {
-	if st := r.ProvisionDatabase(ctx, &s.Scope); st.Stop {
-		return st.Outcome, st.Err
+	if out, err := r.ProvisionDatabase(ctx, &s.Scope); pipeline.Stops(out, err) {
+		return out, err
 	}
-	if st := r.GateRelease(&s.Scope); st.Stop {
-		return st.Outcome, st.Err
+	if out, err := r.GateRelease(&s.Scope); pipeline.Stops(out, err) {
+		return out, err
 	}
 	return r.DBSync(ctx, &s.Scope, render.DBSyncJob(s.placement, s.Config, s.DBTargetHash))
 }
