@@ -16,7 +16,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 export GOFLAGS=${GOFLAGS:--buildvcs=false}
 out=.cache/bench
-micro_packages=(./common/configartifact ./common/ini ./common/workload ./placement-operator/internal/render)
+micro_packages=(./common/framework/configartifact ./common/lib/ini ./common/lib/workload ./placement-operator/internal/render)
 
 mode=
 case ${1:-} in

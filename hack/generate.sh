@@ -9,8 +9,8 @@ cd "$root/common"
 for op in placement-operator glance-operator barbican-operator; do
   cd "$root/$op"
   "$cg" object paths=./api/...
-  # The RBAC markers every operator shares live in common/rbac.
-  "$cg" crd rbac:roleName="$op" webhook paths="{./...,../common/rbac}" \
+  # The RBAC markers every operator shares live in common/framework/rbac.
+  "$cg" crd rbac:roleName="$op" webhook paths="{./...,../common/framework/rbac}" \
     output:crd:artifacts:config=config/crd output:rbac:artifacts:config=config/rbac output:webhook:artifacts:config=config/webhook
 done
 

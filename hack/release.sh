@@ -10,8 +10,9 @@
 # (default dist/): the binary, the image tarball, the chart .tgz with its
 # index.yaml entry, the CRDs as one file, and SHA256SUMS. Nothing outside that
 # directory changes: another operator's artefacts and the tree stay as they
-# were. Last, it creates the git tags <name>/vx.y.z and, when common changed
-# since its last tag, common/vx.y.z (DRY_RUN=1 only prints them). Pushing the
+# were. Last, it creates the git tags <name>/vx.y.z and, for each shared
+# module (common, testsupport) that changed since its last tag,
+# <module>/vx.y.z (DRY_RUN=1 only prints them). Pushing the
 # tags, the image and the chart is left to the publisher (docs/releasing.md).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -77,13 +78,17 @@ rm -rf "$out"
 mv "$work" "$out"
 
 tags=("$tag")
-last=$(git tag --list 'common/v*' --sort=-v:refname | head -n1)
-if [ -z "$last" ]; then
-  tags+=(common/v0.1.0)
-elif ! git diff --quiet "$last" HEAD -- common; then
-  IFS=. read -r major minor patch <<<"${last#common/v}"
-  tags+=("common/v$major.$minor.$((${patch%%-*} + 1))")
-fi
+# The shared modules the operator requires: each tagged when it changed
+# since its last tag.
+for mod in common testsupport; do
+  last=$(git tag --list "$mod/v*" --sort=-v:refname | head -n1)
+  if [ -z "$last" ]; then
+    tags+=("$mod/v0.1.0")
+  elif ! git diff --quiet "$last" HEAD -- "$mod"; then
+    IFS=. read -r major minor patch <<<"${last#"$mod"/v}"
+    tags+=("$mod/v$major.$minor.$((${patch%%-*} + 1))")
+  fi
+done
 echo "== $op $version: artefacts in $out"
 (cd "$out" && ls -1)
 if [ -n "${DRY_RUN:-}" ]; then

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Each operator module (and common) stands on its own: built with GOWORK=off,
+# Each module of the workspace (the operators, common, testsupport, e2e)
+# stands on its own: built with GOWORK=off,
 # as its Dockerfile and `make release` build it, it compiles against the
 # common of this tree through its replace directive and selects exactly the
 # dependency versions the workspace's tests ran with. A module whose go.mod
@@ -12,7 +13,7 @@ deps() {
     grep -v '^github.com/c5c3/openstack-operators/' | sort -u
 }
 status=0
-for mod in common placement-operator glance-operator barbican-operator; do
+for mod in common testsupport placement-operator glance-operator barbican-operator e2e; do
   [ -d "$root/$mod" ] || continue
   cd "$root/$mod"
   if ! diff=$(diff <(GOWORK=off deps) <(deps)); then

@@ -30,7 +30,7 @@ packages() {
 # or both, and owns a job of its own below.
 suites='/e2e/(placement|glance|barbican|conformance/.*)$'
 # Tests that start the Vault server, or need helm and promtool.
-vault='/common/testenv/openbao$|/barbican-operator(/|$)'
+vault='/testsupport/openbao$|/barbican-operator(/|$)'
 tools='/e2e/charts$|/hack/release$'
 # Tests of the e2e module's parts that start real servers (MariaDB, S3, a
 # kwok cluster): they need the Debian packages and the e2e tools.
@@ -79,7 +79,7 @@ envtest() {
   KUBEBUILDER_ASSETS=$(hack/tools.sh --envtest-assets)
   export KUBEBUILDER_ASSETS
 }
-# Unit and envtest tests of common, then of the operators (a real
+# Unit and envtest tests of common and testsupport, then of the operators (a real
 # kube-apiserver and etcd, each operator acting with only its generated
 # RBAC).
 unit() {
@@ -87,8 +87,8 @@ unit() {
   # shellcheck disable=SC2046 # one word per package
   gotest $(packages "$suites|$vault|$tools|$servers" -v | grep -E ${2:+"$2"} "$1")
 }
-job_common() { unit '/common/'; }
-job_operators() { unit '/common/' -v; }
+job_common() { unit '/(common|testsupport)/'; }
+job_operators() { unit '/(common|testsupport)/' -v; }
 # The e2e module's parts against real servers, the chart tests (helm,
 # promtool) and the release dry runs.
 job_parts() {

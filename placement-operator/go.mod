@@ -18,6 +18,7 @@ require (
 
 require (
 	github.com/beorn7/perks v1.0.1 // indirect
+	github.com/c5c3/openstack-operators/testsupport v0.0.0
 	github.com/cert-manager/cert-manager v1.17.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/davecgh/go-spew v1.1.2-0.20180830191138-d8f796af33cc // indirect
@@ -81,3 +82,5 @@ require (
 )
 
 replace github.com/c5c3/openstack-operators/common => ../common
+
+replace github.com/c5c3/openstack-operators/testsupport => ../testsupport

@@ -3,7 +3,7 @@ package main
 
 import (
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/manager"
-	cmanager "github.com/c5c3/openstack-operators/common/manager"
+	"github.com/c5c3/openstack-operators/common/framework/bootstrap"
 )
 
-func main() { cmanager.Main(manager.Operator) }
+func main() { bootstrap.Main(manager.Operator) }

@@ -16,7 +16,7 @@ import (
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/manager"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/webhook"
-	"github.com/c5c3/openstack-operators/common/observability"
+	"github.com/c5c3/openstack-operators/common/lib/observability"
 )
 
 // Options are the operator's flags (see internal/manager); Options.ProbeURL

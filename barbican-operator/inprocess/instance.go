@@ -13,7 +13,7 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/fixture"
-	"github.com/c5c3/openstack-operators/common/testenv/openbao"
+	"github.com/c5c3/openstack-operators/testsupport/openbao"
 )
 
 // InstanceHost is the Service name of the managed instance name in ns,

@@ -12,7 +12,7 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/inprocess"
-	"github.com/c5c3/openstack-operators/common/operator"
+	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
 )
 
 var barbicanService = service{name: "barbican", release: "2025.2"}
@@ -33,7 +33,7 @@ func barbicanOperator() *Operator {
 	return barbicanService.profile(&Operator{
 		GVK:           barbicanv1.GroupVersion.WithKind("Barbican"),
 		MetricsPrefix: inprocess.MetricsPrefix,
-		NewScheme:     func() *runtime.Scheme { return operator.NewScheme(barbicanv1.AddToScheme) },
+		NewScheme:     func() *runtime.Scheme { return managerconfig.NewScheme(barbicanv1.AddToScheme) },
 		Inputs: func(ctx context.Context, c client.Client, ns string) error {
 			return barbicanInputs(ctx, c, ns, bao())
 		},

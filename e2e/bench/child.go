@@ -21,7 +21,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
-	"github.com/c5c3/openstack-operators/common/secretcache"
+	"github.com/c5c3/openstack-operators/common/perf/secretcache"
 )
 
 // readyLine starts the one line the operator process prints on stdout once

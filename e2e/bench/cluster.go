@@ -11,12 +11,12 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
-	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 // Cluster is one kube-apiserver + etcd (envtest with the binaries
 // hack/tools.sh builds), loaded with the operator's and the third-party CRDs
-// like common/testenv, with room for more Services.
+// like testsupport/testenv, with room for more Services.
 type Cluster struct {
 	env *envtest.Environment
 	// Config is the admin config: system:masters, no client-side rate limit.

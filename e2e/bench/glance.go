@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/operator"
+	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/inprocess"
 )
@@ -28,7 +28,7 @@ func glanceOperator() *Operator {
 	return glanceService.profile(&Operator{
 		GVK:           glancev1.GroupVersion.WithKind("Glance"),
 		MetricsPrefix: inprocess.MetricsPrefix,
-		NewScheme:     func() *runtime.Scheme { return operator.NewScheme(glancev1.AddToScheme) },
+		NewScheme:     func() *runtime.Scheme { return managerconfig.NewScheme(glancev1.AddToScheme) },
 		Inputs:        glanceInputs,
 		NewCR:         newGlance,
 		Kinds: kinds(glancev1.GroupVersion.WithKind("Glance"), glancev1.GroupVersion.WithKind("GlanceBackend"),

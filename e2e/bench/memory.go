@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/c5c3/openstack-operators/common/memstat"
+	"github.com/c5c3/openstack-operators/testsupport/memstat"
 )
 
 // MemorySample is the operator's memory at one moment, after a collection.

@@ -41,21 +41,21 @@ func TestParseProcStat(t *testing.T) {
 
 func TestParseMicro(t *testing.T) {
 	out := `goos: linux
-pkg: github.com/c5c3/openstack-operators/common/ini
+pkg: github.com/c5c3/openstack-operators/common/lib/ini
 cpu: AMD EPYC
 BenchmarkRender-2   	   96470	     12308 ns/op	    5248 B/op	      27 allocs/op
 BenchmarkRender-2   	   96470	     11000 ns/op	    5248 B/op	      27 allocs/op
 PASS
 pkg: github.com/c5c3/openstack-operators/placement-operator/internal/render
 BenchmarkDeployment   	  263294	      4444 ns/op	    8016 B/op	      61 allocs/op
-ok  	github.com/c5c3/openstack-operators/common/ini	1.194s
+ok  	github.com/c5c3/openstack-operators/common/lib/ini	1.194s
 `
 	got, err := ParseMicro(strings.NewReader(out))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []MicroResult{
-		{Name: "common/ini.BenchmarkRender", NsPerOp: 11000, BytesPerOp: 5248, AllocsPerOp: 27},
+		{Name: "common/lib/ini.BenchmarkRender", NsPerOp: 11000, BytesPerOp: 5248, AllocsPerOp: 27},
 		{Name: "placement-operator/internal/render.BenchmarkDeployment", NsPerOp: 4444, BytesPerOp: 8016, AllocsPerOp: 61},
 	}
 	if !slices.Equal(got, want) {

@@ -5,7 +5,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/operator"
+	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/placement-operator/inprocess"
 )
@@ -18,7 +18,7 @@ func placementOperator() *Operator {
 	return placementService.profile(&Operator{
 		GVK:           placementv1.GroupVersion.WithKind("Placement"),
 		MetricsPrefix: inprocess.MetricsPrefix,
-		NewScheme:     func() *runtime.Scheme { return operator.NewScheme(placementv1.AddToScheme) },
+		NewScheme:     func() *runtime.Scheme { return managerconfig.NewScheme(placementv1.AddToScheme) },
 		NewCR:         newPlacement,
 		Kinds:         kinds(placementv1.GroupVersion.WithKind("Placement")),
 	}, inprocess.New)

@@ -19,8 +19,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
-	cmanager "github.com/c5c3/openstack-operators/common/manager"
-	"github.com/c5c3/openstack-operators/common/operator"
+	"github.com/c5c3/openstack-operators/common/framework/bootstrap"
+	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
 )
 
 // Every operator's CR embeds shared.ServiceSpec: its inputs are a DB
@@ -47,8 +47,8 @@ func (s service) userSecret() string { return s.name + "-service-user" }
 // managerOptions are the binary's defaults but: no metrics or health
 // listeners (the harness reads the registry), no webhooks (the harness
 // applies the defaults itself), the health probe sent to the stand-in.
-func (s service) managerOptions(o ManagerOptions) *cmanager.Options {
-	opts := &cmanager.Options{
+func (s service) managerOptions(o ManagerOptions) *bootstrap.Options {
+	opts := &bootstrap.Options{
 		MetricsAddr: "0", ProbeAddr: "0", SyncPeriod: o.SyncPeriod,
 		ClustersNamespace: clustersNamespace, MaxConcurrentReconciles: 2,
 		OperatorNamespace: s.name + "-system", AbandonGrace: 5 * time.Minute,
@@ -60,7 +60,7 @@ func (s service) managerOptions(o ManagerOptions) *cmanager.Options {
 // profile fills in op what every service operator shares: names after the
 // service, the shared inputs unless op has its own, the manager from newManager
 // with managerOptions, the rotation and the Deployment.
-func (s service) profile(op *Operator, newManager func(context.Context, *rest.Config, *cmanager.Options) (ctrl.Manager, error)) *Operator {
+func (s service) profile(op *Operator, newManager func(context.Context, *rest.Config, *bootstrap.Options) (ctrl.Manager, error)) *Operator {
 	op.Name, op.Controller, op.Resource = s.name, s.name, s.name+"s"
 	op.CRDPaths = []string{s.name + "-operator/config/crd"}
 	op.NewManager = func(ctx context.Context, cfg *rest.Config, o ManagerOptions) (ctrl.Manager, error) {
@@ -145,9 +145,9 @@ func deployment(ns, name string) client.ObjectKey { return client.ObjectKey{Name
 // kinds are the kinds every service operator writes or reads (its workload
 // kinds, Secrets, the MariaDB and the CRs provisioned on it), then extra.
 func kinds(extra ...schema.GroupVersionKind) []schema.GroupVersionKind {
-	scheme := operator.NewScheme()
+	scheme := managerconfig.NewScheme()
 	var out []schema.GroupVersionKind
-	for _, o := range append(operator.WorkloadKinds(&corev1.Secret{}, &mariadbv1alpha1.MariaDB{}), operator.MariaDBKinds()...) {
+	for _, o := range append(managerconfig.WorkloadKinds(&corev1.Secret{}, &mariadbv1alpha1.MariaDB{}), managerconfig.MariaDBKinds()...) {
 		gvk, err := apiutil.GVKForObject(o, scheme)
 		if err != nil {
 			panic(err) // a kind the operators' scheme lacks: a programming error

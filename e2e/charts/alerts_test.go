@@ -11,7 +11,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	common "github.com/c5c3/openstack-operators/common/observability"
+	common "github.com/c5c3/openstack-operators/common/lib/observability"
 	"github.com/c5c3/openstack-operators/e2e/observability"
 )
 

@@ -15,7 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
-	common "github.com/c5c3/openstack-operators/common/observability"
+	common "github.com/c5c3/openstack-operators/common/lib/observability"
 	"github.com/c5c3/openstack-operators/e2e/observability"
 )
 

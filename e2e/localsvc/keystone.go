@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/c5c3/openstack-operators/common/workload"
+	"github.com/c5c3/openstack-operators/common/lib/workload"
 )
 
 // Keystone is Debian's Keystone under uwsgi on 127.0.0.1, bootstrapped with

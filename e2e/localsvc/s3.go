@@ -16,7 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
-	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 // S3 is a real S3 server on 127.0.0.1: versitygw (built by hack/tools.sh

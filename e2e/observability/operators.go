@@ -5,7 +5,7 @@ package observability
 
 import (
 	barbican "github.com/c5c3/openstack-operators/barbican-operator/inprocess"
-	"github.com/c5c3/openstack-operators/common/observability"
+	"github.com/c5c3/openstack-operators/common/lib/observability"
 	glance "github.com/c5c3/openstack-operators/glance-operator/inprocess"
 	placement "github.com/c5c3/openstack-operators/placement-operator/inprocess"
 )

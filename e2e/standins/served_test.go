@@ -12,8 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 
-	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/e2e/standins"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 // A MariaDB follows its server: Ready=True/StatefulSetReady while something

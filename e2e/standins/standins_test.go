@@ -21,8 +21,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
-	"github.com/c5c3/openstack-operators/common/testenv"
 	"github.com/c5c3/openstack-operators/e2e/standins"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 // The stand-ins run against a real kube-apiserver loaded with the real ESO

@@ -16,7 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
-	"github.com/c5c3/openstack-operators/common/probe"
+	"github.com/c5c3/openstack-operators/common/perf/probe"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 )
 

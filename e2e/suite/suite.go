@@ -23,11 +23,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
-	"github.com/c5c3/openstack-operators/common/operator"
-	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
 	"github.com/c5c3/openstack-operators/e2e/cluster"
 	"github.com/c5c3/openstack-operators/e2e/localrun"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 // ClustersNamespace holds the target-cluster registrations.
@@ -111,7 +111,7 @@ func up(o Options, env *Env, stops *[]func(), code *int) error {
 		return err
 	}
 	*stops = append(*stops, func() { KeepOrDown(env.Mgmt, code) })
-	if env.K8s, err = client.New(env.Mgmt.Config, client.Options{Scheme: operator.NewScheme(o.AddToScheme)}); err != nil {
+	if env.K8s, err = client.New(env.Mgmt.Config, client.Options{Scheme: managerconfig.NewScheme(o.AddToScheme)}); err != nil {
 		return err
 	}
 	ctx, cancel := context.WithCancel(context.Background())

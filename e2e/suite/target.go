@@ -9,8 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/operator"
-	"github.com/c5c3/openstack-operators/common/targetcluster"
+	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
+	"github.com/c5c3/openstack-operators/common/framework/targetcluster"
 	"github.com/c5c3/openstack-operators/e2e/cluster"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 )
@@ -40,7 +40,7 @@ func StartTarget(t *testing.T, env *Env, name string, addToScheme func(*runtime.
 	eso, err := StartESO(c)
 	poll.Must(t, err)
 	t.Cleanup(func() { _ = eso.Stop(10 * time.Second) })
-	remote, err := client.New(c.Config, client.Options{Scheme: operator.NewScheme(addToScheme)})
+	remote, err := client.New(c.Config, client.Options{Scheme: managerconfig.NewScheme(addToScheme)})
 	poll.Must(t, err)
 	poll.Must(t, PrepareCluster(t.Context(), remote))
 	m, err := StartMachine(t.Context(), c.Config, env.DB, env.Profiles, env.Hosts)

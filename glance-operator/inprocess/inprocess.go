@@ -9,7 +9,7 @@ import (
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 
-	"github.com/c5c3/openstack-operators/common/observability"
+	"github.com/c5c3/openstack-operators/common/lib/observability"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/manager"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/webhook"

@@ -45,8 +45,9 @@ func TestReleaseDryRun(t *testing.T) {
 			if err != nil {
 				t.Fatalf("make release: %v\n%s", err, out)
 			}
-			// No common tag in the clone: the first one comes with the release.
-			if want := "would tag " + commit + " with: " + op + "/v" + version + " common/v0.1.0"; !strings.Contains(out, want) {
+			// No tag of the shared modules in the clone: the first ones come
+			// with the release.
+			if want := "would tag " + commit + " with: " + op + "/v" + version + " common/v0.1.0 testsupport/v0.1.0"; !strings.Contains(out, want) {
 				t.Errorf("the dry run does not say %q:\n%s", want, out)
 			}
 			a := artefacts{t: t, clone: clone, dir: filepath.Join(dist, op, version), op: op, version: version, commit: commit, date: date, env: env}
@@ -79,7 +80,7 @@ func TestReleaseDryRun(t *testing.T) {
 	if st := git(t, clone, "status", "--porcelain"); st != "" {
 		t.Errorf("the release left the tree changed:\n%s", st)
 	}
-	if tags := git(t, clone, "tag", "--list", "*-operator/v*", "common/v*"); tags != "" {
+	if tags := git(t, clone, "tag", "--list", "*-operator/v*", "common/v*", "testsupport/v*"); tags != "" {
 		t.Errorf("a dry run created tags: %s", tags)
 	}
 }
@@ -168,7 +169,7 @@ func TestReleaseRefuses(t *testing.T) {
 	if out, err := run(clone, append([]string{"DIST=" + dist}, gitIdentity...), "hack/release.sh", op, version); err != nil {
 		t.Fatalf("release after the refusals: %v\n%s", err, out)
 	}
-	if got, want := strings.Fields(git(t, clone, "tag", "--list", "*-operator/v*", "common/v*")), slices.Sorted(slices.Values([]string{"common/v0.1.0", op + "/v" + version})); !slices.Equal(got, want) {
+	if got, want := strings.Fields(git(t, clone, "tag", "--list", "*-operator/v*", "common/v*", "testsupport/v*")), slices.Sorted(slices.Values([]string{"common/v0.1.0", "testsupport/v0.1.0", op + "/v" + version})); !slices.Equal(got, want) {
 		t.Errorf("a release (not a dry run) created the tags %v, want %v", got, want)
 	}
 	if files := snapshot(t, dist); len(files) != 6 {
@@ -373,7 +374,7 @@ func cloneTree(t *testing.T) (dir, commit string) {
 	git(t, dir, "checkout", "-q", "--detach", rev)
 	// The release tags of a released tree would refuse the re-release and
 	// hide the tags a run creates: the clone starts without any.
-	if tags := git(t, dir, "tag", "--list", "*-operator/v*", "common/v*"); tags != "" {
+	if tags := git(t, dir, "tag", "--list", "*-operator/v*", "common/v*", "testsupport/v*"); tags != "" {
 		git(t, dir, append([]string{"tag", "-d"}, strings.Fields(tags)...)...)
 	}
 	return dir, git(t, dir, "rev-parse", "HEAD")

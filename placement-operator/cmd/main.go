@@ -2,8 +2,8 @@
 package main
 
 import (
-	cmanager "github.com/c5c3/openstack-operators/common/manager"
+	"github.com/c5c3/openstack-operators/common/framework/bootstrap"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/manager"
 )
 
-func main() { cmanager.Main(manager.Operator) }
+func main() { bootstrap.Main(manager.Operator) }

@@ -9,7 +9,7 @@ import (
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 
-	"github.com/c5c3/openstack-operators/common/observability"
+	"github.com/c5c3/openstack-operators/common/lib/observability"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/manager"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/webhook"

@@ -8,9 +8,9 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/conditions"
-	"github.com/c5c3/openstack-operators/common/pipeline"
-	"github.com/c5c3/openstack-operators/common/service"
+	"github.com/c5c3/openstack-operators/common/framework/conditions"
+	"github.com/c5c3/openstack-operators/common/framework/pipeline"
+	"github.com/c5c3/openstack-operators/common/framework/service"
 )
 
 type step = pipeline.Step[*BarbicanReconciler, *scope]
@@ -34,9 +34,9 @@ type BarbicanReconciler struct {
 	pipeline *pipeline.Pipeline[*BarbicanReconciler, *scope]
 }
 
-// Table is the step table as a pipeline without metrics, for the Ready
+// Pipeline is the step table as a pipeline without metrics, for the Ready
 // aggregate's conditions, the step names and the docs' diagram.
-var Table = pipeline.New[*BarbicanReconciler, *scope](nil, steps...)
+var Pipeline = pipeline.New[*BarbicanReconciler, *scope](nil, steps...)
 
 // Reconcile runs one pass for a Barbican.
 func (r *BarbicanReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {

@@ -11,8 +11,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/metrics"
-	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/common/framework/metrics"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 // Deleting a Barbican deletes its MariaDB CRs, says so, drops its per-CR

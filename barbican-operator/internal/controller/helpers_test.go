@@ -15,9 +15,9 @@ import (
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/fixture"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
-	"github.com/c5c3/openstack-operators/common/conditions"
-	"github.com/c5c3/openstack-operators/common/testenv"
-	"github.com/c5c3/openstack-operators/common/testenv/openbao"
+	"github.com/c5c3/openstack-operators/common/framework/conditions"
+	"github.com/c5c3/openstack-operators/testsupport/openbao"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 var must = testenv.Must

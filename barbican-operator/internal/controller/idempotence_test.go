@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 // Passes over unchanged inputs send no mutating request at all: neither the

@@ -13,7 +13,7 @@ import (
 
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/controller"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/fixture"
-	"github.com/c5c3/openstack-operators/common/testenv/openbao"
+	"github.com/c5c3/openstack-operators/testsupport/openbao"
 )
 
 // instance is a managed OpenBao instance as the OpenBao operator leaves it:

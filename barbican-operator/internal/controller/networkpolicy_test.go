@@ -14,7 +14,7 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/common/api/shared"
-	"github.com/c5c3/openstack-operators/common/conditions"
+	"github.com/c5c3/openstack-operators/common/framework/conditions"
 )
 
 // egressPorts lists every TCP port the Barbican's NetworkPolicy lets the

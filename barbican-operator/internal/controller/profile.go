@@ -5,8 +5,8 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
-	"github.com/c5c3/openstack-operators/common/operator"
-	"github.com/c5c3/openstack-operators/common/service"
+	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
+	"github.com/c5c3/openstack-operators/common/framework/service"
 )
 
 // Profile tells the shared steps the Barbican's names and API. The route
@@ -16,5 +16,5 @@ import (
 var Profile = service.Profile{
 	Kind: "Barbican", Service: barbicanv1.ServiceName, ManagedBy: render.ManagedBy, Finalizer: barbicanv1.Finalizer,
 	APIPort: barbicanv1.APIPort, ProbePath: "/healthcheck", APICondition: barbicanv1.ConditionBarbicanAPIReady,
-	DBTLSDir: render.DBTLSDir, ConfigSecret: true, BareEndpoint: true, Owned: operator.WorkloadKinds(&batchv1.CronJob{}),
+	DBTLSDir: render.DBTLSDir, ConfigSecret: true, BareEndpoint: true, Owned: managerconfig.WorkloadKinds(&batchv1.CronJob{}),
 }

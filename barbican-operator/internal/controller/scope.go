@@ -3,7 +3,7 @@ package controller
 import (
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
-	"github.com/c5c3/openstack-operators/common/service"
+	"github.com/c5c3/openstack-operators/common/framework/service"
 )
 
 // scope is the state of one pass: the shared part, filled by the shared

@@ -8,10 +8,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/attach"
-	"github.com/c5c3/openstack-operators/common/operator"
-	"github.com/c5c3/openstack-operators/common/pipeline"
-	"github.com/c5c3/openstack-operators/common/watch"
+	"github.com/c5c3/openstack-operators/common/framework/attach"
+	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
+	"github.com/c5c3/openstack-operators/common/framework/pipeline"
+	"github.com/c5c3/openstack-operators/common/framework/watch"
 )
 
 // The Barbicans and BarbicanSecretStores the operator reconciles: read and
@@ -21,7 +21,7 @@ import (
 // +kubebuilder:rbac:groups=barbican.openstack.c5c3.io,resources=barbicans/status;barbicansecretstores/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=barbican.openstack.c5c3.io,resources=barbicans/finalizers,verbs=update
 
-// The DBClean CronJob of each Barbican (its runs are Jobs, in common/rbac).
+// The DBClean CronJob of each Barbican (its runs are Jobs, in common/framework/rbac).
 // +kubebuilder:rbac:groups=batch,resources=cronjobs,verbs=get;list;watch;create;update;patch;delete
 
 // The OpenBaoCluster a managed BarbicanSecretStore names: whether it is
@@ -79,7 +79,7 @@ func (r *BarbicanReconciler) Mapper() watch.Mapper {
 // registers the watches and builds the controller. A store's status flip
 // (CredentialsReady) and its deletion are what wake the aggregation: its
 // watch has no generation filter, only resyncs are dropped.
-func (r *BarbicanReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opts operator.ControllerOptions) error {
+func (r *BarbicanReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opts managerconfig.ControllerOptions) error {
 	r.pipeline = pipeline.New(r.Metrics, steps...)
 	if err := r.Init(r.pipeline.Conditions()); err != nil {
 		return err

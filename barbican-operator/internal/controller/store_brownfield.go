@@ -8,7 +8,7 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/openbao"
-	"github.com/c5c3/openstack-operators/common/secrets"
+	"github.com/c5c3/openstack-operators/common/framework/secrets"
 )
 
 // brownfield checks a given AppRole on every pass: an AppRole login with the

@@ -10,8 +10,8 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/fixture"
-	"github.com/c5c3/openstack-operators/common/conditions"
-	"github.com/c5c3/openstack-operators/common/testenv/openbao"
+	"github.com/c5c3/openstack-operators/common/framework/conditions"
+	"github.com/c5c3/openstack-operators/testsupport/openbao"
 )
 
 // A store whose Barbican does not exist waits for it: nothing is checked,

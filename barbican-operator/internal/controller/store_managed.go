@@ -16,7 +16,7 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/openbao"
-	"github.com/c5c3/openstack-operators/common/secrets"
+	"github.com/c5c3/openstack-operators/common/framework/secrets"
 )
 
 // The shape of a managed instance (barbican-api.md §2.2).

@@ -17,9 +17,9 @@ import (
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/controller"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/fixture"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
-	"github.com/c5c3/openstack-operators/common/conditions"
-	"github.com/c5c3/openstack-operators/common/testenv"
-	"github.com/c5c3/openstack-operators/common/testenv/openbao"
+	"github.com/c5c3/openstack-operators/common/framework/conditions"
+	"github.com/c5c3/openstack-operators/testsupport/openbao"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 // managedToReady drives a Barbican with the default managed store "vault"

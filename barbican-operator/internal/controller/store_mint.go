@@ -13,7 +13,7 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/openbao"
-	"github.com/c5c3/openstack-operators/common/apply"
+	"github.com/c5c3/openstack-operators/common/framework/apply"
 )
 
 // reactiveAfter is the age below which a refused pair is reported

@@ -13,10 +13,10 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
-	"github.com/c5c3/openstack-operators/common/attach"
-	"github.com/c5c3/openstack-operators/common/operator"
-	"github.com/c5c3/openstack-operators/common/targetcluster"
-	"github.com/c5c3/openstack-operators/common/watch"
+	"github.com/c5c3/openstack-operators/common/framework/attach"
+	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
+	"github.com/c5c3/openstack-operators/common/framework/targetcluster"
+	"github.com/c5c3/openstack-operators/common/framework/watch"
 )
 
 // SetupWithManager registers the store controller; the Barbican
@@ -27,7 +27,7 @@ import (
 // condition unblocks a waiting store), all without a generation filter. On
 // every target cluster the resolver engages, the Deployment and the
 // Secrets there are watched too (attach.Watches.OnEngage).
-func (r *StoreReconciler) SetupWithManager(mgr ctrl.Manager, opts operator.ControllerOptions) error {
+func (r *StoreReconciler) SetupWithManager(mgr ctrl.Manager, opts managerconfig.ControllerOptions) error {
 	w := parents(r.Client).Watches(render.ManagedBy)
 	b := attach.For(mgr, "barbicansecretstore", &barbicanv1.BarbicanSecretStore{})
 	served, err := targetcluster.KindServed(mgr.GetRESTMapper(), InstanceGVK)

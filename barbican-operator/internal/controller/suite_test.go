@@ -14,16 +14,16 @@ import (
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/controller"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/manager"
-	"github.com/c5c3/openstack-operators/common/testenv"
-	"github.com/c5c3/openstack-operators/common/testenv/runsuite"
+	"github.com/c5c3/openstack-operators/testsupport/runsuite"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 // The suite runs the real manager (both controllers) in-process against a
-// real kube-apiserver and etcd. Simulators (common/testenv) write the status
+// real kube-apiserver and etcd. Simulators (testsupport/testenv) write the status
 // ESO, mariadb-operator and the Deployment/Job controllers would write; the
 // API health probe hits a local HTTP stand-in per test, since no
 // barbican-api runs here. The store controller talks to a real
-// OpenBao-compatible server (Vault, common/testenv/openbao) per test. The
+// OpenBao-compatible server (Vault, testsupport/openbao) per test. The
 // OpenBaoCluster CRD is a minimal stand-in (testdata/crd). The manager
 // acts as a ServiceAccount that holds the generated ClusterRole and, in the
 // namespaces of managed stores, the TokenRequest Role the chart grants.

@@ -17,11 +17,11 @@ import (
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/fixture"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
 	"github.com/c5c3/openstack-operators/common/api/shared"
-	"github.com/c5c3/openstack-operators/common/conditions"
-	"github.com/c5c3/openstack-operators/common/targetcluster"
-	"github.com/c5c3/openstack-operators/common/testenv"
-	"github.com/c5c3/openstack-operators/common/testenv/openbao"
-	"github.com/c5c3/openstack-operators/common/testenv/runsuite"
+	"github.com/c5c3/openstack-operators/common/framework/conditions"
+	"github.com/c5c3/openstack-operators/common/framework/targetcluster"
+	"github.com/c5c3/openstack-operators/testsupport/openbao"
+	"github.com/c5c3/openstack-operators/testsupport/runsuite"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 // A Barbican naming a second real control plane: the store reports the

@@ -1,5 +1,5 @@
 // Package docs keeps docs/barbican in step with the operator's code (see
-// common/docscheck): the generated CRD reference of both kinds, the reason,
+// testsupport/docscheck): the generated CRD reference of both kinds, the reason,
 // event and flag tables, the troubleshooting sections, the pipeline diagram
 // and the links.
 package docs
@@ -10,8 +10,8 @@ import (
 
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/controller"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/manager"
-	"github.com/c5c3/openstack-operators/common/docscheck"
-	cmanager "github.com/c5c3/openstack-operators/common/manager"
+	"github.com/c5c3/openstack-operators/common/framework/bootstrap"
+	"github.com/c5c3/openstack-operators/testsupport/docscheck"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/barbican/crd-reference.md and the guide's pipeline diagram")
@@ -26,12 +26,12 @@ func TestDocs(t *testing.T) {
 		},
 		// The shared reasons, the release gate's (same values), the
 		// operator's API. Barbican has no upgrade phase machine, so
-		// common/upgrade is not among them.
-		ReasonDirs: []string{"common/conditions", "common/release", "barbican-operator/api/v1alpha1"},
-		EventDirs:  []string{"barbican-operator/internal/controller", "common/service", "common/finalize"},
-		BindFlags:  func(fs *flag.FlagSet) { cmanager.BindFlags(fs, manager.Operator.Profile, manager.Operator.Group) },
-		Pipeline:   controller.Table,
-		RBACDirs:   []string{"barbican-operator", "common/rbac"},
+		// common/framework/upgrade is not among them.
+		ReasonDirs: []string{"common/framework/conditions", "common/lib/release", "barbican-operator/api/v1alpha1"},
+		EventDirs:  []string{"barbican-operator/internal/controller", "common/framework/service", "common/framework/finalize"},
+		BindFlags:  func(fs *flag.FlagSet) { bootstrap.BindFlags(fs, manager.Operator.Profile, manager.Operator.Group) },
+		Pipeline:   controller.Pipeline,
+		RBACDirs:   []string{"barbican-operator", "common/framework/rbac"},
 		Role:       "barbican-operator/config/rbac/role.yaml",
 		RBACNote:   "Besides the ClusterRole, the chart creates a Role in its own namespace for leader election, and in each namespace of `rbac.secretStoreNamespaces` a Role that lets the operator create tokens (`serviceaccounts/token`, TokenRequest) for the provisioner ServiceAccount of a managed store: never cluster-wide ([install.md](install.md#what-the-chart-installs)).",
 		MinReasons: 50,

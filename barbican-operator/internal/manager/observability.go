@@ -2,7 +2,7 @@ package manager
 
 import (
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/controller"
-	"github.com/c5c3/openstack-operators/common/observability"
+	"github.com/c5c3/openstack-operators/common/lib/observability"
 )
 
 // observe adds the managed stores' secret ID re-mints: a reactive re-mint

@@ -1,5 +1,5 @@
 // Package manager describes the Barbican operator to the shared bootstrap
-// (common/manager): its scheme, its two controllers and its webhooks.
+// (common/framework/manager): its scheme, its two controllers and its webhooks.
 package manager
 
 import (
@@ -13,17 +13,17 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/controller"
-	cmanager "github.com/c5c3/openstack-operators/common/manager"
-	"github.com/c5c3/openstack-operators/common/metrics"
-	"github.com/c5c3/openstack-operators/common/operator"
-	"github.com/c5c3/openstack-operators/common/service"
+	"github.com/c5c3/openstack-operators/common/framework/bootstrap"
+	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
+	"github.com/c5c3/openstack-operators/common/framework/metrics"
+	"github.com/c5c3/openstack-operators/common/framework/service"
 )
 
 // Options are the operator's flags.
-type Options = cmanager.Options
+type Options = bootstrap.Options
 
 // Operator is the Barbican operator.
-var Operator = cmanager.Operator[*controller.BarbicanReconciler]{
+var Operator = bootstrap.Operator[*controller.BarbicanReconciler]{
 	Profile: controller.Profile, Group: barbicanv1.GroupVersion.Group, Periodic: []string{metrics.JobDBClean},
 	AddToScheme: barbicanv1.AddToScheme, Setup: setup, Observe: observe,
 }
@@ -33,13 +33,13 @@ const StoreRecorderName = "barbicansecretstore-controller"
 
 // New builds the manager with both controllers and, if enabled, the webhooks.
 func New(ctx context.Context, cfg *rest.Config, o *Options) (ctrl.Manager, *controller.BarbicanReconciler, error) {
-	return cmanager.New(ctx, cfg, o, Operator)
+	return bootstrap.New(ctx, cfg, o, Operator)
 }
 
 // setup builds the Barbican controller first: it registers the field
 // indexes the store controller uses.
 func setup(ctx context.Context, mgr ctrl.Manager, base service.Reconciler, o *Options) (*controller.BarbicanReconciler, error) {
-	opts := operator.ControllerOptions{MaxConcurrentReconciles: o.MaxConcurrentReconciles}
+	opts := managerconfig.ControllerOptions{MaxConcurrentReconciles: o.MaxConcurrentReconciles}
 	r := &controller.BarbicanReconciler{Reconciler: base}
 	if err := r.SetupWithManager(ctx, mgr, opts); err != nil {
 		return nil, err

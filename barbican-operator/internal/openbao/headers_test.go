@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"testing"
 
-	openbaotest "github.com/c5c3/openstack-operators/common/testenv/openbao"
+	openbaotest "github.com/c5c3/openstack-operators/testsupport/openbao"
 )
 
 // wantCalls are the requests of one brownfield pass: login, capability

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	openbaotest "github.com/c5c3/openstack-operators/common/testenv/openbao"
+	openbaotest "github.com/c5c3/openstack-operators/testsupport/openbao"
 )
 
 // brownfield is a server holding a KV v2 mount "kv" and an AppRole "app"

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	openbaotest "github.com/c5c3/openstack-operators/common/testenv/openbao"
+	openbaotest "github.com/c5c3/openstack-operators/testsupport/openbao"
 )
 
 // TestManagedCalls runs the managed pass against a real server whose

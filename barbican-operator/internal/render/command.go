@@ -3,7 +3,7 @@ package render
 import (
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/common/api/shared"
-	"github.com/c5c3/openstack-operators/common/workload"
+	"github.com/c5c3/openstack-operators/common/lib/workload"
 )
 
 // WSGIModule is the WSGI application uwsgi loads; it reads barbican.conf and

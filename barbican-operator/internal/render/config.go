@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/ini"
-	"github.com/c5c3/openstack-operators/common/osconfig"
+	"github.com/c5c3/openstack-operators/common/lib/ini"
+	"github.com/c5c3/openstack-operators/common/lib/osconfig"
 )
 
 // ConfigData renders the config Secret's data: barbican.conf and

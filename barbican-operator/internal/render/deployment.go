@@ -5,7 +5,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/workload"
+	"github.com/c5c3/openstack-operators/common/lib/workload"
 )
 
 // Digests are the rollout annotations' hex SHA-256 values; an empty one is

@@ -1,6 +1,6 @@
 package render
 
-import "github.com/c5c3/openstack-operators/common/workload"
+import "github.com/c5c3/openstack-operators/common/lib/workload"
 
 // OpenBaoPorts are the NetworkPolicy's OpenBao egress ports for the store
 // server URLs: each distinct explicit port, else 443 for https and 80 for

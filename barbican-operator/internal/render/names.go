@@ -6,7 +6,7 @@ package render
 
 import (
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/workload"
+	"github.com/c5c3/openstack-operators/common/lib/workload"
 )
 
 // ManagedBy is the app.kubernetes.io/managed-by value of every child.

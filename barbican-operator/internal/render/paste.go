@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/ini"
-	"github.com/c5c3/openstack-operators/common/paste"
-	"github.com/c5c3/openstack-operators/common/release"
+	"github.com/c5c3/openstack-operators/common/lib/ini"
+	"github.com/c5c3/openstack-operators/common/lib/paste"
+	"github.com/c5c3/openstack-operators/common/lib/release"
 )
 
 // Pipeline and app names of barbican's shipped barbican-api-paste.ini.

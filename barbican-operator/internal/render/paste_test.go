@@ -9,8 +9,8 @@ import (
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
 	"github.com/c5c3/openstack-operators/common/api/shared"
-	"github.com/c5c3/openstack-operators/common/ini"
-	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/common/lib/ini"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 func paste(t *testing.T, b *barbicanv1.Barbican) ini.File {

@@ -17,9 +17,9 @@ import (
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
 	"github.com/c5c3/openstack-operators/common/api/shared"
-	"github.com/c5c3/openstack-operators/common/ini"
-	"github.com/c5c3/openstack-operators/common/osconfig"
-	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/common/lib/ini"
+	"github.com/c5c3/openstack-operators/common/lib/osconfig"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 // go test ./internal/render/ -update rewrites the golden files; review every

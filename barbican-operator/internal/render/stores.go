@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/ini"
+	"github.com/c5c3/openstack-operators/common/lib/ini"
 )
 
 // Store is one credential-ready store as the SecretStores step hands it over.

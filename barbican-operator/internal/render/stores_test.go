@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
-	"github.com/c5c3/openstack-operators/common/ini"
+	"github.com/c5c3/openstack-operators/common/lib/ini"
 )
 
 func TestStoreSections(t *testing.T) {

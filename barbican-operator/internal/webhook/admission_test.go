@@ -14,8 +14,8 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/catalog"
-	at "github.com/c5c3/openstack-operators/common/admission/admissiontest"
 	"github.com/c5c3/openstack-operators/common/api/shared"
+	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
 
 // otherNamespace holds a store beside one of the same name in at.Namespace.
@@ -135,8 +135,8 @@ func barbicanRefusals() []at.Refusal[*barbicanv1.Barbican] {
 	return append(cases, long)
 }
 
-// admit creates b, wants it admitted and returns the request's warnings.
-func admit(t *testing.T, b *barbicanv1.Barbican) []string { t.Helper(); return suite.Admit(t, b) }
+// admitted creates b, wants it admitted and returns the request's warnings.
+func admitted(t *testing.T, b *barbicanv1.Barbican) []string { t.Helper(); return suite.Admit(t, b) }
 
 // What the rules admit, on the edge of each, without warnings.
 func TestAdmitsBarbicanEdges(t *testing.T) {
@@ -166,13 +166,13 @@ func TestBarbicanWarnings(t *testing.T) {
 	t.Run("brownfield first run", func(t *testing.T) {
 		b := barbicanKind.New("warned-brownfield")
 		brownfieldDB(b)
-		if w := admit(t, b); len(w) != 1 || !strings.Contains(w[0], "spec.dbClean.suspend is not true") {
+		if w := admitted(t, b); len(w) != 1 || !strings.Contains(w[0], "spec.dbClean.suspend is not true") {
 			t.Errorf("warnings = %q", w)
 		}
 		b = barbicanKind.New("quiet-brownfield")
 		brownfieldDB(b)
 		b.Spec.DBClean = &barbicanv1.DBCleanSpec{Suspend: true}
-		if w := admit(t, b); len(w) != 0 {
+		if w := admitted(t, b); len(w) != 0 {
 			t.Errorf("suspended: warnings = %q", w)
 		}
 	})

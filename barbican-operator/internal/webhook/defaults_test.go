@@ -9,8 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	at "github.com/c5c3/openstack-operators/common/admission/admissiontest"
 	"github.com/c5c3/openstack-operators/common/api/shared"
+	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
 
 // Each webhook default of barbican-api.md §1.1, read back from a defaulted

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
-	at "github.com/c5c3/openstack-operators/common/admission/admissiontest"
+	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
 
 // extraConfig against barbican's catalogs (barbican-api.md §3.3): what is

@@ -12,8 +12,8 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/catalog"
-	at "github.com/c5c3/openstack-operators/common/admission/admissiontest"
-	"github.com/c5c3/openstack-operators/common/testenv"
+	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 // newBarbican has only the required fields, as a user writes it.

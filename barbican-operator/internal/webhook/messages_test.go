@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	at "github.com/c5c3/openstack-operators/common/admission/admissiontest"
 	"github.com/c5c3/openstack-operators/common/api/shared"
+	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
 
 // Every refusal and warning both validators produce is plain ASCII, even

@@ -6,7 +6,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/extraconfig"
+	"github.com/c5c3/openstack-operators/common/lib/extraconfig"
 )
 
 // Register adds three webhooks to the manager's server: defaulting and

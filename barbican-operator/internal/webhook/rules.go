@@ -10,9 +10,9 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
-	"github.com/c5c3/openstack-operators/common/admission"
 	"github.com/c5c3/openstack-operators/common/api/shared"
-	"github.com/c5c3/openstack-operators/common/validation"
+	"github.com/c5c3/openstack-operators/common/framework/admit"
+	"github.com/c5c3/openstack-operators/common/lib/validation"
 )
 
 // nameLength bounds a new Barbican's name so {name}-db-clean fits the
@@ -50,7 +50,7 @@ func dbClean(p *field.Path, d *barbicanv1.DBCleanSpec) field.ErrorList {
 	if d.Schedule == "" {
 		return errs // the operator's schedule
 	}
-	return append(errs, admission.CronSchedule(p.Child("schedule"), d.Schedule)...)
+	return append(errs, admit.CronSchedule(p.Child("schedule"), d.Schedule)...)
 }
 
 // pluginConfig holds spec.plugins to the guards of extraConfig: a plugin's

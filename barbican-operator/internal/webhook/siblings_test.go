@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	at "github.com/c5c3/openstack-operators/common/admission/admissiontest"
+	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
 
 // notDefault is store(name) without isDefault.

@@ -13,7 +13,7 @@ import (
 	ctrladmission "sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/admission"
+	"github.com/c5c3/openstack-operators/common/framework/admit"
 )
 
 // The BarbicanSecretStore webhook lists the stores of the namespace to refuse
@@ -32,7 +32,7 @@ type StoreValidator struct {
 
 // Hook adapts Validate to controller-runtime: a store being deleted passes
 // unchecked, and a delete is not validated.
-func (v *StoreValidator) Hook() admission.Validator[*barbicanv1.BarbicanSecretStore] {
+func (v *StoreValidator) Hook() admit.Validator[*barbicanv1.BarbicanSecretStore] {
 	return v.Validate
 }
 
@@ -44,7 +44,7 @@ func (v *StoreValidator) Validate(ctx context.Context, s, old *barbicanv1.Barbic
 		return nil, apierrors.NewInternalError(err)
 	}
 	errs := append(StoreSpec(s, old), siblingRules(s, siblings)...)
-	return admission.Answer(StoreKind, s.Name, errs, nil)
+	return admit.Answer(StoreKind, s.Name, errs, nil)
 }
 
 // siblings are the other live stores of s's Barbican: same namespace, same

@@ -9,7 +9,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	at "github.com/c5c3/openstack-operators/common/admission/admissiontest"
+	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
 
 // storeKind runs the shared admission helpers on stores; each store gets a

@@ -9,7 +9,7 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
-	at "github.com/c5c3/openstack-operators/common/admission/admissiontest"
+	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
 
 func options(kv map[string]string) func(s *barbicanv1.BarbicanSecretStore) {

@@ -13,7 +13,7 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
-	"github.com/c5c3/openstack-operators/common/validation"
+	"github.com/c5c3/openstack-operators/common/lib/validation"
 )
 
 // reservedStoreNames are barbican.conf's own section names: a store named

@@ -10,8 +10,8 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
-	"github.com/c5c3/openstack-operators/common/admission"
-	"github.com/c5c3/openstack-operators/common/extraconfig"
+	"github.com/c5c3/openstack-operators/common/framework/admit"
+	"github.com/c5c3/openstack-operators/common/lib/extraconfig"
 )
 
 // The Barbican webhook reads the PriorityClass a Barbican names, to refuse
@@ -43,13 +43,13 @@ type Validator struct {
 
 // Hook adapts Validate to controller-runtime: a Barbican being deleted
 // passes unchecked (only finalizers change), and a delete is not validated.
-func (v *Validator) Hook() admission.Validator[*barbicanv1.Barbican] { return v.Validate }
+func (v *Validator) Hook() admit.Validator[*barbicanv1.Barbican] { return v.Validate }
 
 // Validate checks b; old is nil on create.
 func (v *Validator) Validate(ctx context.Context, b, old *barbicanv1.Barbican) (ctrladmission.Warnings, error) {
-	svc := admission.Service{Kind: BarbicanKind, Name: barbicanv1.ServiceName, Owned: render.OwnedKeys, Reader: v.Reader, Catalogs: v.Catalogs}
+	svc := admit.Service{Kind: BarbicanKind, Name: barbicanv1.ServiceName, Owned: render.OwnedKeys, Reader: v.Reader, Catalogs: v.Catalogs}
 	cur := object(b)
-	var base *admission.Object
+	var base *admit.Object
 	switch {
 	case len(b.Spec.ExtraConfig) == 0:
 		// Nothing for the catalog to check: the object is its own baseline,
@@ -64,14 +64,14 @@ func (v *Validator) Validate(ctx context.Context, b, old *barbicanv1.Barbican) (
 // object is b as the shared checks read it. A store's [secretstore:<store>]
 // section is exempt from the catalog; its names, CR/LF and refused keys are
 // checked all the same.
-func object(b *barbicanv1.Barbican) admission.Object {
+func object(b *barbicanv1.Barbican) admit.Object {
 	var exempt []string
 	for section := range b.Spec.ExtraConfig {
 		if strings.HasPrefix(section, storeSectionPrefix) && len(section) > len(storeSectionPrefix) {
 			exempt = append(exempt, section)
 		}
 	}
-	return admission.Object{Name: b.Name, Spec: &b.Spec.ServiceSpec, CatalogExempt: exempt}
+	return admit.Object{Name: b.Name, Spec: &b.Spec.ServiceSpec, CatalogExempt: exempt}
 }
 
 // Spec runs every Barbican rule that needs no lookup; old is nil on create.
@@ -79,10 +79,10 @@ func Spec(b, old *barbicanv1.Barbican) field.ErrorList {
 	s, sp := &b.Spec, field.NewPath("spec")
 	var errs field.ErrorList
 	if old == nil {
-		errs = admission.ServiceSpec(b.Name, barbicanv1.ServiceName, &s.ServiceSpec, nil, uwsgi(b))
+		errs = admit.ServiceSpec(b.Name, barbicanv1.ServiceName, &s.ServiceSpec, nil, uwsgi(b))
 		errs = append(errs, nameLength(b.Name)...)
 	} else {
-		errs = admission.ServiceSpec(b.Name, barbicanv1.ServiceName, &s.ServiceSpec, &old.Spec.ServiceSpec, uwsgi(b))
+		errs = admit.ServiceSpec(b.Name, barbicanv1.ServiceName, &s.ServiceSpec, &old.Spec.ServiceSpec, uwsgi(b))
 	}
 	errs = append(errs, gatewayHostname(sp.Child("gateway", "hostname"), s.Gateway)...)
 	errs = append(errs, dbClean(sp.Child("dbClean"), s.DBClean)...)

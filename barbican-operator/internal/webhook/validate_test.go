@@ -17,8 +17,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	at "github.com/c5c3/openstack-operators/common/admission/admissiontest"
 	"github.com/c5c3/openstack-operators/common/api/shared"
+	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
 
 func withUWSGI(u shared.UWSGISpec) func(b *barbicanv1.Barbican) {

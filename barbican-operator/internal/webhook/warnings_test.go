@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	at "github.com/c5c3/openstack-operators/common/admission/admissiontest"
 	"github.com/c5c3/openstack-operators/common/api/shared"
+	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
 
 func retention(days int32) func(b *barbicanv1.Barbican) {

@@ -13,9 +13,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/c5c3/openstack-operators/common/testenv/openbao"
 	"github.com/c5c3/openstack-operators/e2e/conformance/harness"
 	"github.com/c5c3/openstack-operators/e2e/poll"
+	"github.com/c5c3/openstack-operators/testsupport/openbao"
 )
 
 // keyManager is a client of the Key Manager API v1 with a Keystone token.

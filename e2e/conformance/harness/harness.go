@@ -24,11 +24,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
-	"github.com/c5c3/openstack-operators/common/dialer"
-	cmanager "github.com/c5c3/openstack-operators/common/manager"
-	"github.com/c5c3/openstack-operators/common/operator"
-	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/common/framework/bootstrap"
+	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
+	"github.com/c5c3/openstack-operators/common/lib/dialer"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 // The Keystone project and role of every service user.
@@ -60,7 +60,7 @@ type Options struct {
 	Debian string
 	// New builds the operator's manager as its binary does (the module's
 	// inprocess.New).
-	New func(ctx context.Context, cfg *rest.Config, o *cmanager.Options) (ctrl.Manager, error)
+	New func(ctx context.Context, cfg *rest.Config, o *bootstrap.Options) (ctrl.Manager, error)
 }
 
 // Env is what the suite's tests use.
@@ -166,7 +166,7 @@ func start(o Options, env *Env, stops *[]func() error) error {
 		return err
 	}
 	*stops = append(*stops, named("control plane", te.Stop))
-	if env.K8s, err = client.New(cfg, client.Options{Scheme: operator.NewScheme(o.AddToScheme)}); err != nil {
+	if env.K8s, err = client.New(cfg, client.Options{Scheme: managerconfig.NewScheme(o.AddToScheme)}); err != nil {
 		return err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -220,8 +220,8 @@ func named(name string, stop func() error) func() error {
 // operatorOptions are the flags a suite's in-process operator runs with:
 // no metrics or health listeners, no leader election, target clusters
 // from c5c3-clusters, the probe sent to probeURL's answer.
-func operatorOptions(operatorNamespace string, probeURL func(client.Object, string) string) *cmanager.Options {
-	return &cmanager.Options{
+func operatorOptions(operatorNamespace string, probeURL func(client.Object, string) string) *bootstrap.Options {
+	return &bootstrap.Options{
 		MetricsAddr: "0", ProbeAddr: "0", SyncPeriod: 10 * time.Minute, ClustersNamespace: "c5c3-clusters",
 		MaxConcurrentReconciles: 2, OperatorNamespace: operatorNamespace, AbandonGrace: time.Minute,
 		ProbeURL: probeURL,

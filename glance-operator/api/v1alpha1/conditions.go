@@ -1,7 +1,7 @@
 package v1alpha1
 
 // Condition types only a Glance has. Ready aggregates these and the shared
-// ones of the step table (common/conditions: SecretsReady, DatabaseReady,
+// ones of the step table (common/framework/conditions: SecretsReady, DatabaseReady,
 // DeploymentReady, HPAReady, NetworkPolicyReady, HTTPRouteReady);
 // ExtraConfigHealthy is reported and never aggregated.
 const (

@@ -6,7 +6,7 @@ package catalog
 import (
 	"embed"
 
-	"github.com/c5c3/openstack-operators/common/extraconfig"
+	"github.com/c5c3/openstack-operators/common/lib/extraconfig"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 )
 

@@ -11,11 +11,11 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/attach"
-	"github.com/c5c3/openstack-operators/common/conditions"
-	"github.com/c5c3/openstack-operators/common/operator"
-	"github.com/c5c3/openstack-operators/common/secrets"
-	"github.com/c5c3/openstack-operators/common/targetcluster"
+	"github.com/c5c3/openstack-operators/common/framework/attach"
+	"github.com/c5c3/openstack-operators/common/framework/conditions"
+	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
+	"github.com/c5c3/openstack-operators/common/framework/secrets"
+	"github.com/c5c3/openstack-operators/common/framework/targetcluster"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
 )
@@ -130,7 +130,7 @@ func setProjected(conds *[]metav1.Condition, gen int64, ok bool, msg string) {
 // Deployment is the wake signal of ConfigProjected), and the credentials
 // Secrets, on the management cluster and on every target cluster the
 // resolver engages.
-func (r *BackendReconciler) SetupWithManager(mgr ctrl.Manager, opts operator.ControllerOptions) error {
+func (r *BackendReconciler) SetupWithManager(mgr ctrl.Manager, opts managerconfig.ControllerOptions) error {
 	w := parents(r.Client).Watches(render.ManagedBy)
 	b := attach.For(mgr, "glancebackend", &glancev1.GlanceBackend{}).WithOptions(opts.Controller())
 	if err := w.Complete(b, &glancev1.Glance{}, r, r.Resolver); err != nil {

@@ -7,9 +7,9 @@ import (
 
 	ctrl "sigs.k8s.io/controller-runtime"
 
-	"github.com/c5c3/openstack-operators/common/conditions"
-	"github.com/c5c3/openstack-operators/common/pipeline"
-	"github.com/c5c3/openstack-operators/common/service"
+	"github.com/c5c3/openstack-operators/common/framework/conditions"
+	"github.com/c5c3/openstack-operators/common/framework/pipeline"
+	"github.com/c5c3/openstack-operators/common/framework/service"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 )
 
@@ -32,9 +32,9 @@ type GlanceReconciler struct {
 	pipeline *pipeline.Pipeline[*GlanceReconciler, *scope]
 }
 
-// Table is the step table as a pipeline without metrics, for the Ready
+// Pipeline is the step table as a pipeline without metrics, for the Ready
 // aggregate's conditions, the step names and the docs' diagram.
-var Table = pipeline.New[*GlanceReconciler, *scope](nil, steps...)
+var Pipeline = pipeline.New[*GlanceReconciler, *scope](nil, steps...)
 
 // Reconcile runs one pass for a Glance.
 func (r *GlanceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {

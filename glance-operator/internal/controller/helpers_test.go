@@ -16,14 +16,14 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/conditions"
-	"github.com/c5c3/openstack-operators/common/configartifact"
-	"github.com/c5c3/openstack-operators/common/dbsync"
-	"github.com/c5c3/openstack-operators/common/testenv"
-	"github.com/c5c3/openstack-operators/common/workload"
+	"github.com/c5c3/openstack-operators/common/framework/conditions"
+	"github.com/c5c3/openstack-operators/common/framework/configartifact"
+	"github.com/c5c3/openstack-operators/common/framework/dbsync"
+	"github.com/c5c3/openstack-operators/common/lib/workload"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/fixture"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 var must = testenv.Must

@@ -15,11 +15,11 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
-	"github.com/c5c3/openstack-operators/common/conditions"
-	"github.com/c5c3/openstack-operators/common/testenv"
-	"github.com/c5c3/openstack-operators/common/upgrade"
+	"github.com/c5c3/openstack-operators/common/framework/conditions"
+	"github.com/c5c3/openstack-operators/common/framework/upgrade"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/fixture"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 // Every False reason of the Glance's conditions and of a GlanceBackend's is
@@ -30,7 +30,7 @@ import (
 // DBPurgeJobFailed (dbpurge_test.go), TargetClusterUnavailable
 // (targetcluster_test.go). HTTPRouteReady's GatewayAPINotInstalled and
 // CapabilityProbeFailed need a cluster without the Gateway API or a failing
-// discovery: common/service's unit tests and placement's target-cluster
+// discovery: common/framework/service's unit tests and placement's target-cluster
 // suite cover them for every operator.
 
 // SecretsReady's gate reasons in the order the gate reaches them.

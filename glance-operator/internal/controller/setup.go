@@ -7,10 +7,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/attach"
-	"github.com/c5c3/openstack-operators/common/operator"
-	"github.com/c5c3/openstack-operators/common/pipeline"
-	"github.com/c5c3/openstack-operators/common/watch"
+	"github.com/c5c3/openstack-operators/common/framework/attach"
+	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
+	"github.com/c5c3/openstack-operators/common/framework/pipeline"
+	"github.com/c5c3/openstack-operators/common/framework/watch"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 )
 
@@ -20,7 +20,7 @@ import (
 // +kubebuilder:rbac:groups=glance.openstack.c5c3.io,resources=glances/status;glancebackends/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=glance.openstack.c5c3.io,resources=glances/finalizers,verbs=update
 
-// The DBPurge CronJob of each Glance (its runs are Jobs, in common/rbac).
+// The DBPurge CronJob of each Glance (its runs are Jobs, in common/framework/rbac).
 // +kubebuilder:rbac:groups=batch,resources=cronjobs,verbs=get;list;watch;create;update;patch;delete
 
 // Field indexes over GlanceBackends, registered by the Glance controller,
@@ -63,7 +63,7 @@ func (r *GlanceReconciler) Mapper() watch.Mapper {
 // too), registers the watches and builds the controller. A backend's status
 // flip (CredentialsReady) is what wakes the aggregation: its watch has no
 // generation filter, only resyncs are dropped.
-func (r *GlanceReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opts operator.ControllerOptions) error {
+func (r *GlanceReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opts managerconfig.ControllerOptions) error {
 	r.pipeline = pipeline.New(r.Metrics, steps...)
 	if err := r.Init(r.pipeline.Conditions()); err != nil {
 		return err

@@ -10,10 +10,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/attach"
-	"github.com/c5c3/openstack-operators/common/configartifact"
-	"github.com/c5c3/openstack-operators/common/pipeline"
-	"github.com/c5c3/openstack-operators/common/secrets"
+	"github.com/c5c3/openstack-operators/common/framework/attach"
+	"github.com/c5c3/openstack-operators/common/framework/configartifact"
+	"github.com/c5c3/openstack-operators/common/framework/pipeline"
+	"github.com/c5c3/openstack-operators/common/framework/secrets"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
 )

@@ -3,9 +3,9 @@ package controller
 import (
 	"context"
 
-	"github.com/c5c3/openstack-operators/common/pipeline"
-	"github.com/c5c3/openstack-operators/common/service"
-	"github.com/c5c3/openstack-operators/common/workload"
+	"github.com/c5c3/openstack-operators/common/framework/pipeline"
+	"github.com/c5c3/openstack-operators/common/framework/service"
+	"github.com/c5c3/openstack-operators/common/lib/workload"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
 )
 

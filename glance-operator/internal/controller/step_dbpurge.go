@@ -3,9 +3,9 @@ package controller
 import (
 	"context"
 
-	"github.com/c5c3/openstack-operators/common/metrics"
-	"github.com/c5c3/openstack-operators/common/pipeline"
-	"github.com/c5c3/openstack-operators/common/service"
+	"github.com/c5c3/openstack-operators/common/framework/metrics"
+	"github.com/c5c3/openstack-operators/common/framework/pipeline"
+	"github.com/c5c3/openstack-operators/common/framework/service"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
 )

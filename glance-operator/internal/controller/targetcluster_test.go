@@ -15,14 +15,14 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
-	"github.com/c5c3/openstack-operators/common/conditions"
-	"github.com/c5c3/openstack-operators/common/dbsync"
-	"github.com/c5c3/openstack-operators/common/metrics"
-	"github.com/c5c3/openstack-operators/common/targetcluster"
-	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/common/framework/conditions"
+	"github.com/c5c3/openstack-operators/common/framework/dbsync"
+	"github.com/c5c3/openstack-operators/common/framework/metrics"
+	"github.com/c5c3/openstack-operators/common/framework/targetcluster"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/fixture"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 // A Glance naming a second real control plane, registered by a kubeconfig

@@ -1,5 +1,5 @@
 // Package docs keeps docs/glance in step with the operator's code (see
-// common/docscheck): the generated CRD reference of both kinds, the reason,
+// testsupport/docscheck): the generated CRD reference of both kinds, the reason,
 // event and flag tables, the troubleshooting sections, the pipeline diagram
 // and the links.
 package docs
@@ -8,10 +8,10 @@ import (
 	"flag"
 	"testing"
 
-	"github.com/c5c3/openstack-operators/common/docscheck"
-	cmanager "github.com/c5c3/openstack-operators/common/manager"
+	"github.com/c5c3/openstack-operators/common/framework/bootstrap"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/controller"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/manager"
+	"github.com/c5c3/openstack-operators/testsupport/docscheck"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/glance/crd-reference.md and the guide's pipeline diagram")
@@ -25,11 +25,11 @@ func TestDocs(t *testing.T) {
 			{Kind: "GlanceBackend", File: "glance-operator/config/crd/glance.openstack.c5c3.io_glancebackends.yaml", MinFields: 10},
 		},
 		// The shared reasons, the release gate's, the upgrade flow's, the operator's API.
-		ReasonDirs: []string{"common/conditions", "common/release", "common/upgrade", "glance-operator/api/v1alpha1"},
-		EventDirs:  []string{"glance-operator/internal/controller", "common/service", "common/finalize", "common/upgrade"},
-		BindFlags:  func(fs *flag.FlagSet) { cmanager.BindFlags(fs, manager.Operator.Profile, manager.Operator.Group) },
-		Pipeline:   controller.Table,
-		RBACDirs:   []string{"glance-operator", "common/rbac"},
+		ReasonDirs: []string{"common/framework/conditions", "common/lib/release", "common/framework/upgrade", "glance-operator/api/v1alpha1"},
+		EventDirs:  []string{"glance-operator/internal/controller", "common/framework/service", "common/framework/finalize", "common/framework/upgrade"},
+		BindFlags:  func(fs *flag.FlagSet) { bootstrap.BindFlags(fs, manager.Operator.Profile, manager.Operator.Group) },
+		Pipeline:   controller.Pipeline,
+		RBACDirs:   []string{"glance-operator", "common/framework/rbac"},
 		Role:       "glance-operator/config/rbac/role.yaml",
 		RBACNote:   "Besides the ClusterRole, the chart creates a Role in its own namespace for leader election (Leases; [install.md](install.md#what-the-chart-installs)).",
 		MinReasons: 40,

@@ -1,6 +1,6 @@
 package manager
 
-import "github.com/c5c3/openstack-operators/common/observability"
+import "github.com/c5c3/openstack-operators/common/lib/observability"
 
 // observe: Glance's db_sync series also count the expand, migrate and
 // contract Jobs of a rolling upgrade.

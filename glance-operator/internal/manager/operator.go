@@ -1,5 +1,5 @@
 // Package manager describes the Glance operator to the shared bootstrap
-// (common/manager): its scheme, its two controllers and its webhooks.
+// (common/framework/manager): its scheme, its two controllers and its webhooks.
 package manager
 
 import (
@@ -8,32 +8,32 @@ import (
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 
-	cmanager "github.com/c5c3/openstack-operators/common/manager"
-	"github.com/c5c3/openstack-operators/common/metrics"
-	"github.com/c5c3/openstack-operators/common/operator"
-	"github.com/c5c3/openstack-operators/common/service"
+	"github.com/c5c3/openstack-operators/common/framework/bootstrap"
+	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
+	"github.com/c5c3/openstack-operators/common/framework/metrics"
+	"github.com/c5c3/openstack-operators/common/framework/service"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/controller"
 )
 
 // Options are the operator's flags.
-type Options = cmanager.Options
+type Options = bootstrap.Options
 
 // Operator is the Glance operator.
-var Operator = cmanager.Operator[*controller.GlanceReconciler]{
+var Operator = bootstrap.Operator[*controller.GlanceReconciler]{
 	Profile: controller.Profile, Group: glancev1.GroupVersion.Group, Periodic: []string{metrics.JobDBPurge},
 	AddToScheme: glancev1.AddToScheme, Setup: setup, Observe: observe,
 }
 
 // New builds the manager with both controllers and, if enabled, the webhooks.
 func New(ctx context.Context, cfg *rest.Config, o *Options) (ctrl.Manager, *controller.GlanceReconciler, error) {
-	return cmanager.New(ctx, cfg, o, Operator)
+	return bootstrap.New(ctx, cfg, o, Operator)
 }
 
 // setup builds the Glance controller first: it registers the field indexes
 // the GlanceBackend controller uses.
 func setup(ctx context.Context, mgr ctrl.Manager, base service.Reconciler, o *Options) (*controller.GlanceReconciler, error) {
-	opts := operator.ControllerOptions{MaxConcurrentReconciles: o.MaxConcurrentReconciles}
+	opts := managerconfig.ControllerOptions{MaxConcurrentReconciles: o.MaxConcurrentReconciles}
 	r := &controller.GlanceReconciler{Reconciler: base}
 	if err := r.SetupWithManager(ctx, mgr, opts); err != nil {
 		return nil, err

@@ -9,8 +9,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
-	"github.com/c5c3/openstack-operators/common/ini"
-	"github.com/c5c3/openstack-operators/common/workload"
+	"github.com/c5c3/openstack-operators/common/lib/ini"
+	"github.com/c5c3/openstack-operators/common/lib/workload"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 )
 

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 // stubs puts du, glance-cache-pruner and glance-cache-cleaner first in PATH.

@@ -9,12 +9,12 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/c5c3/openstack-operators/common/ini"
-	"github.com/c5c3/openstack-operators/common/osconfig"
-	"github.com/c5c3/openstack-operators/common/testenv"
-	"github.com/c5c3/openstack-operators/common/workload"
+	"github.com/c5c3/openstack-operators/common/lib/ini"
+	"github.com/c5c3/openstack-operators/common/lib/osconfig"
+	"github.com/c5c3/openstack-operators/common/lib/workload"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 func TestDeploymentVolumes(t *testing.T) {

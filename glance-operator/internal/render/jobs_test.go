@@ -8,10 +8,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/c5c3/openstack-operators/common/testenv"
-	"github.com/c5c3/openstack-operators/common/workload"
+	"github.com/c5c3/openstack-operators/common/lib/workload"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 func TestMigrationJobs(t *testing.T) {

@@ -14,11 +14,11 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
-	"github.com/c5c3/openstack-operators/common/osconfig"
-	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/common/lib/osconfig"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/fixture"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 // go test ./internal/render/ -update rewrites the golden files; review every

@@ -12,11 +12,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 
-	at "github.com/c5c3/openstack-operators/common/admission/admissiontest"
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/catalog"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/fixture"
+	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
 
 // One kube-apiserver + etcd for the package with both CRDs and all four
@@ -173,8 +173,8 @@ func glanceRefusals() []at.Refusal[*glancev1.Glance] {
 	return append(cases, long)
 }
 
-// admit creates g, wants it admitted and returns the request's warnings.
-func admit(t *testing.T, g *glancev1.Glance) []string { t.Helper(); return suite.Admit(t, g) }
+// admitted creates g, wants it admitted and returns the request's warnings.
+func admitted(t *testing.T, g *glancev1.Glance) []string { t.Helper(); return suite.Admit(t, g) }
 
 // What the rules admit, on the edge of each.
 func TestAdmitsGlanceEdges(t *testing.T) {
@@ -230,7 +230,7 @@ func TestGlanceWarnings(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			g := glanceKind.New(fmt.Sprintf("warned-%02d", i))
 			tc.mut(g)
-			if w := admit(t, g); len(w) != 1 || !strings.Contains(w[0], tc.want) {
+			if w := admitted(t, g); len(w) != 1 || !strings.Contains(w[0], tc.want) {
 				t.Errorf("warnings = %q, want one containing %q", w, tc.want)
 			}
 		})

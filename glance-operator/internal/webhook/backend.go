@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrladmission "sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
-	"github.com/c5c3/openstack-operators/common/admission"
+	"github.com/c5c3/openstack-operators/common/framework/admit"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
 )
@@ -34,7 +34,7 @@ type BackendValidator struct {
 }
 
 // Hook is the validator as controller-runtime registers it.
-func (v *BackendValidator) Hook() admission.Validator[*glancev1.GlanceBackend] { return v.Validate }
+func (v *BackendValidator) Hook() admit.Validator[*glancev1.GlanceBackend] { return v.Validate }
 
 // Validate checks b; old is nil on create. A failed sibling LIST fails the
 // request rather than refusing the object.
@@ -49,7 +49,7 @@ func (v *BackendValidator) Validate(ctx context.Context, b, _ *glancev1.GlanceBa
 			"Glance %s already has the default backend %s; unset its isDefault first",
 			strconv.QuoteToASCII(b.Spec.GlanceRef.Name), strings.Join(defaults, ", "))))
 	}
-	return admission.Answer(BackendKind, b.Name, errs, nil)
+	return admit.Answer(BackendKind, b.Name, errs, nil)
 }
 
 // defaultSiblings are the names of the other live default backends of b's Glance.

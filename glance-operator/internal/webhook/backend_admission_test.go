@@ -9,9 +9,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	at "github.com/c5c3/openstack-operators/common/admission/admissiontest"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/fixture"
+	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
 
 func TestAdmitsAndDefaultsBackend(t *testing.T) {

@@ -12,9 +12,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
-	at "github.com/c5c3/openstack-operators/common/admission/admissiontest"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/fixture"
+	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
 
 func backend(name string, isDefault bool) *glancev1.GlanceBackend {

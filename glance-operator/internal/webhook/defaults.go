@@ -1,11 +1,11 @@
 // Package webhook defaults and validates Glance and GlanceBackend objects at
 // admission (glance-api.md §5). The rules every service kind shares live in
-// common/admission; this package adds Glance's own.
+// common/framework/admission; this package adds Glance's own.
 package webhook
 
 import (
-	"github.com/c5c3/openstack-operators/common/admission"
 	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/framework/admit"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 )
 
@@ -13,12 +13,12 @@ import (
 // +kubebuilder:webhook:path=/mutate-glance-openstack-c5c3-io-v1alpha1-glancebackend,mutating=true,failurePolicy=fail,sideEffects=None,groups=glance.openstack.c5c3.io,resources=glancebackends,verbs=create;update,versions=v1alpha1,name=mglancebackend.openstack.c5c3.io,admissionReviewVersions=v1
 
 // Defaults are Glance's values of the shared webhook defaults.
-var Defaults = admission.ServiceDefaults{Service: glancev1.ServiceName, Resources: admission.Resources("100m", "512Mi", "500m", "1Gi")}
+var Defaults = admit.ServiceDefaults{Service: glancev1.ServiceName, Resources: admit.Resources("100m", "512Mi", "500m", "1Gi")}
 
 // Defaulter and BackendDefaulter are the mutating webhooks of both kinds.
 var (
-	Defaulter        = admission.Defaulter[*glancev1.Glance](Apply)
-	BackendDefaulter = admission.Defaulter[*glancev1.GlanceBackend](ApplyBackend)
+	Defaulter        = admit.Defaulter[*glancev1.Glance](Apply)
+	BackendDefaulter = admit.Defaulter[*glancev1.GlanceBackend](ApplyBackend)
 )
 
 // Apply is the Glance defaulting (webhook, and tests without one): the shared

@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
-	at "github.com/c5c3/openstack-operators/common/admission/admissiontest"
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
+	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
 
 // Every refusal and warning the validators can produce, checked for ASCII:

@@ -5,7 +5,7 @@ import (
 
 	ctrl "sigs.k8s.io/controller-runtime"
 
-	"github.com/c5c3/openstack-operators/common/extraconfig"
+	"github.com/c5c3/openstack-operators/common/lib/extraconfig"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 )
 

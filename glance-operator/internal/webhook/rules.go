@@ -13,8 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/c5c3/openstack-operators/common/admission"
 	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/framework/admit"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
 )
@@ -199,7 +199,7 @@ func dbPurge(p *field.Path, d *glancev1.DBPurgeSpec) field.ErrorList {
 			"must be at least 1: 0 would purge every soft-deleted row at once"))
 	}
 	if d.Schedule != "" {
-		errs = append(errs, admission.CronSchedule(p.Child("schedule"), d.Schedule)...)
+		errs = append(errs, admit.CronSchedule(p.Child("schedule"), d.Schedule)...)
 	}
 	return errs
 }

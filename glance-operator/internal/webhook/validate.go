@@ -8,8 +8,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrladmission "sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
-	"github.com/c5c3/openstack-operators/common/admission"
-	"github.com/c5c3/openstack-operators/common/extraconfig"
+	"github.com/c5c3/openstack-operators/common/framework/admit"
+	"github.com/c5c3/openstack-operators/common/lib/extraconfig"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
 )
@@ -37,12 +37,12 @@ type Validator struct {
 }
 
 // Hook is the validator as controller-runtime registers it.
-func (v *Validator) Hook() admission.Validator[*glancev1.Glance] { return v.Validate }
+func (v *Validator) Hook() admit.Validator[*glancev1.Glance] { return v.Validate }
 
 // Validate checks g; old is nil on create.
 func (v *Validator) Validate(ctx context.Context, g, old *glancev1.Glance) (ctrladmission.Warnings, error) {
-	svc := admission.Service{Kind: GlanceKind, Name: glancev1.ServiceName, Owned: render.OwnedKeys, Reader: v.Reader, Catalogs: v.Catalogs}
-	var prev *admission.Object
+	svc := admit.Service{Kind: GlanceKind, Name: glancev1.ServiceName, Owned: render.OwnedKeys, Reader: v.Reader, Catalogs: v.Catalogs}
+	var prev *admit.Object
 	if old != nil {
 		prev = new(object(old))
 	}
@@ -51,21 +51,21 @@ func (v *Validator) Validate(ctx context.Context, g, old *glancev1.Glance) (ctrl
 
 // object is g as the shared checks read it: spec.plugins sections are
 // checked by their plugin, not by glance's catalog.
-func object(g *glancev1.Glance) admission.Object {
+func object(g *glancev1.Glance) admit.Object {
 	exempt := append([]string{}, catalogExempt...)
 	for _, p := range g.Spec.Plugins {
 		exempt = append(exempt, p.ConfigSection)
 	}
-	return admission.Object{Name: g.Name, Spec: &g.Spec.ServiceSpec, CatalogExempt: exempt}
+	return admit.Object{Name: g.Name, Spec: &g.Spec.ServiceSpec, CatalogExempt: exempt}
 }
 
 // Spec runs every rule that needs no lookup; old is nil on create.
 func Spec(g, old *glancev1.Glance) field.ErrorList {
 	var errs field.ErrorList
 	if old == nil {
-		errs = append(admission.ServiceSpec(g.Name, glancev1.ServiceName, &g.Spec.ServiceSpec, nil, uwsgi(g)), nameLength(g)...)
+		errs = append(admit.ServiceSpec(g.Name, glancev1.ServiceName, &g.Spec.ServiceSpec, nil, uwsgi(g)), nameLength(g)...)
 	} else {
-		errs = admission.ServiceSpec(g.Name, glancev1.ServiceName, &g.Spec.ServiceSpec, &old.Spec.ServiceSpec, uwsgi(g))
+		errs = admit.ServiceSpec(g.Name, glancev1.ServiceName, &g.Spec.ServiceSpec, &old.Spec.ServiceSpec, uwsgi(g))
 	}
 	s, sp := &g.Spec, field.NewPath("spec")
 	errs = append(errs, workers(sp.Child("apiServer", "workers"), s.APIServer)...)

@@ -16,10 +16,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
-	at "github.com/c5c3/openstack-operators/common/admission/admissiontest"
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/catalog"
+	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
 
 // Field errors by type; errsOf sorts them as Summarize does.

@@ -3,9 +3,9 @@ package webhook
 import (
 	"testing"
 
-	at "github.com/c5c3/openstack-operators/common/admission/admissiontest"
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
+	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
 
 func filtering(f glancev1.ImportFilteringSpec) func(g *glancev1.Glance) {

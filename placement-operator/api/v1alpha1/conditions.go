@@ -1,6 +1,6 @@
 package v1alpha1
 
-import "github.com/c5c3/openstack-operators/common/conditions"
+import "github.com/c5c3/openstack-operators/common/framework/conditions"
 
 // Condition types of a Placement. Ready aggregates the seven sub-conditions;
 // ExtraConfigHealthy is reported and never aggregated.

@@ -5,7 +5,7 @@ package catalog
 import (
 	"embed"
 
-	"github.com/c5c3/openstack-operators/common/extraconfig"
+	"github.com/c5c3/openstack-operators/common/lib/extraconfig"
 )
 
 //go:embed *.json

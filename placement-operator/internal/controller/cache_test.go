@@ -10,13 +10,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/operator"
-	"github.com/c5c3/openstack-operators/common/targetcluster"
-	"github.com/c5c3/openstack-operators/common/workload"
+	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
+	"github.com/c5c3/openstack-operators/common/framework/targetcluster"
+	"github.com/c5c3/openstack-operators/common/lib/workload"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/render"
 )
 
-// The cache the manager builds (operator.CacheOptions) against a real API
+// The cache the manager builds (managerconfig.CacheOptions) against a real API
 // server: no cached object keeps its managedFields, every Secret is cached
 // (no selector could tell a referenced one) but trimmed to what the watches
 // read, and an owned ConfigMap keeps everything else.
@@ -43,7 +43,7 @@ func TestCacheTrimsWhatTheOperatorNeverReads(t *testing.T) {
 	must(t, k8s.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "placement-config",
 		Labels: labels, Annotations: annotations}, Data: map[string]string{"placement.conf": "x"}}))
 
-	opts := operator.CacheOptions(render.ManagedBy)
+	opts := managerconfig.CacheOptions(render.ManagedBy)
 	opts.Scheme = schemeForTests()
 	c, err := cache.New(cfg, opts)
 	must(t, err)

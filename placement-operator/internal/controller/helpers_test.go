@@ -13,14 +13,14 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
-	"github.com/c5c3/openstack-operators/common/operator"
-	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/fixture"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/webhook"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
-func schemeForTests() *runtime.Scheme { return operator.NewScheme(placementv1.AddToScheme) }
+func schemeForTests() *runtime.Scheme { return managerconfig.NewScheme(placementv1.AddToScheme) }
 
 // namespace creates a fresh namespace for one test.
 func namespace(t *testing.T) string { t.Helper(); return suite.Namespace(t) }

@@ -12,8 +12,8 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
-	"github.com/c5c3/openstack-operators/common/testenv"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 func exists(t *testing.T, obj client.Object) bool { t.Helper(); return suite.Exists(t, obj) }

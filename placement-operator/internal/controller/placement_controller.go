@@ -6,9 +6,9 @@ import (
 
 	ctrl "sigs.k8s.io/controller-runtime"
 
-	"github.com/c5c3/openstack-operators/common/conditions"
-	"github.com/c5c3/openstack-operators/common/pipeline"
-	"github.com/c5c3/openstack-operators/common/service"
+	"github.com/c5c3/openstack-operators/common/framework/conditions"
+	"github.com/c5c3/openstack-operators/common/framework/pipeline"
+	"github.com/c5c3/openstack-operators/common/framework/service"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
@@ -30,9 +30,9 @@ type PlacementReconciler struct {
 	pipeline *pipeline.Pipeline[*PlacementReconciler, *scope]
 }
 
-// Table is the step table as a pipeline without metrics, for the Ready
+// Pipeline is the step table as a pipeline without metrics, for the Ready
 // aggregate's conditions, the step names and the docs' diagram.
-var Table = pipeline.New[*PlacementReconciler, *scope](nil, steps...)
+var Pipeline = pipeline.New[*PlacementReconciler, *scope](nil, steps...)
 
 // Reconcile runs one pass for a Placement.
 func (r *PlacementReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {

@@ -5,9 +5,9 @@ import (
 
 	ctrl "sigs.k8s.io/controller-runtime"
 
-	"github.com/c5c3/openstack-operators/common/operator"
-	"github.com/c5c3/openstack-operators/common/pipeline"
-	"github.com/c5c3/openstack-operators/common/watch"
+	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
+	"github.com/c5c3/openstack-operators/common/framework/pipeline"
+	"github.com/c5c3/openstack-operators/common/framework/watch"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
@@ -24,7 +24,7 @@ func (r *PlacementReconciler) Mapper() watch.Mapper {
 
 // SetupWithManager indexes the references, registers the watches and builds
 // the controller.
-func (r *PlacementReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opts operator.ControllerOptions) error {
+func (r *PlacementReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opts managerconfig.ControllerOptions) error {
 	r.pipeline = pipeline.New(r.Metrics, steps...)
 	if err := r.Init(r.pipeline.Conditions()); err != nil {
 		return err

@@ -3,7 +3,7 @@ package controller
 import (
 	"context"
 
-	"github.com/c5c3/openstack-operators/common/pipeline"
+	"github.com/c5c3/openstack-operators/common/framework/pipeline"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/render"
 )
 

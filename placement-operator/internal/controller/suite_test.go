@@ -8,14 +8,14 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/testenv"
-	"github.com/c5c3/openstack-operators/common/testenv/runsuite"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/controller"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/manager"
+	"github.com/c5c3/openstack-operators/testsupport/runsuite"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 // The suite runs the real manager in-process against a real kube-apiserver
-// and etcd. Simulators (common/testenv) write the status ESO, mariadb-operator
+// and etcd. Simulators (testsupport/testenv) write the status ESO, mariadb-operator
 // and the Deployment/Job controllers would write; the API health probe hits
 // a local HTTP stand-in per test (FakeAPI), since no placement-api runs here.
 var (

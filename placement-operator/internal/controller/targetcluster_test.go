@@ -13,9 +13,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
-	"github.com/c5c3/openstack-operators/common/targetcluster"
-	"github.com/c5c3/openstack-operators/common/testenv"
+	"github.com/c5c3/openstack-operators/common/framework/targetcluster"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 // A second real control plane, without Gateway API, registered by a

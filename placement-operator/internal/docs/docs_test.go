@@ -1,5 +1,5 @@
 // Package docs keeps docs/placement in step with the operator's code (see
-// common/docscheck): the generated CRD reference, the reason, event and flag
+// testsupport/docscheck): the generated CRD reference, the reason, event and flag
 // tables, the troubleshooting sections, the pipeline diagram and the links.
 package docs
 
@@ -7,10 +7,10 @@ import (
 	"flag"
 	"testing"
 
-	"github.com/c5c3/openstack-operators/common/docscheck"
-	cmanager "github.com/c5c3/openstack-operators/common/manager"
+	"github.com/c5c3/openstack-operators/common/framework/bootstrap"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/controller"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/manager"
+	"github.com/c5c3/openstack-operators/testsupport/docscheck"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/placement/crd-reference.md and the guide's pipeline diagram")
@@ -21,11 +21,11 @@ func TestDocs(t *testing.T) {
 		Service: "placement", Title: "Placement",
 		CRDs: []docscheck.CRD{{Kind: "Placement", File: "placement-operator/config/crd/placement.openstack.c5c3.io_placements.yaml", MinFields: 60}},
 		// The shared reasons, the release gate's (same values), the operator's API.
-		ReasonDirs: []string{"common/conditions", "common/release", "placement-operator/api/v1alpha1"},
-		EventDirs:  []string{"placement-operator/internal/controller", "common/service", "common/finalize"},
-		BindFlags:  func(fs *flag.FlagSet) { cmanager.BindFlags(fs, manager.Operator.Profile, manager.Operator.Group) },
-		Pipeline:   controller.Table,
-		RBACDirs:   []string{"placement-operator", "common/rbac"},
+		ReasonDirs: []string{"common/framework/conditions", "common/lib/release", "placement-operator/api/v1alpha1"},
+		EventDirs:  []string{"placement-operator/internal/controller", "common/framework/service", "common/framework/finalize"},
+		BindFlags:  func(fs *flag.FlagSet) { bootstrap.BindFlags(fs, manager.Operator.Profile, manager.Operator.Group) },
+		Pipeline:   controller.Pipeline,
+		RBACDirs:   []string{"placement-operator", "common/framework/rbac"},
 		Role:       "placement-operator/config/rbac/role.yaml",
 		RBACNote:   "Besides the ClusterRole, the chart creates a Role in its own namespace for leader election (Leases; [install.md](install.md#what-the-chart-installs)).",
 		MinReasons: 30,

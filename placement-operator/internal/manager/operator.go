@@ -1,5 +1,5 @@
 // Package manager describes the Placement operator to the shared bootstrap
-// (common/manager): its scheme, controller and webhooks.
+// (common/framework/manager): its scheme, controller and webhooks.
 package manager
 
 import (
@@ -9,9 +9,9 @@ import (
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 
-	cmanager "github.com/c5c3/openstack-operators/common/manager"
-	"github.com/c5c3/openstack-operators/common/operator"
-	"github.com/c5c3/openstack-operators/common/service"
+	"github.com/c5c3/openstack-operators/common/framework/bootstrap"
+	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
+	"github.com/c5c3/openstack-operators/common/framework/service"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/catalog"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/controller"
@@ -19,21 +19,21 @@ import (
 )
 
 // Options are the operator's flags.
-type Options = cmanager.Options
+type Options = bootstrap.Options
 
 // Operator is the Placement operator.
-var Operator = cmanager.Operator[*controller.PlacementReconciler]{
+var Operator = bootstrap.Operator[*controller.PlacementReconciler]{
 	Profile: controller.Profile, Group: placementv1.GroupVersion.Group, AddToScheme: placementv1.AddToScheme, Setup: setup,
 }
 
 // New builds the manager with the controller and, if enabled, the webhooks.
 func New(ctx context.Context, cfg *rest.Config, o *Options) (ctrl.Manager, *controller.PlacementReconciler, error) {
-	return cmanager.New(ctx, cfg, o, Operator)
+	return bootstrap.New(ctx, cfg, o, Operator)
 }
 
 func setup(ctx context.Context, mgr ctrl.Manager, base service.Reconciler, o *Options) (*controller.PlacementReconciler, error) {
 	r := &controller.PlacementReconciler{Reconciler: base}
-	if err := r.SetupWithManager(ctx, mgr, operator.ControllerOptions{MaxConcurrentReconciles: o.MaxConcurrentReconciles}); err != nil {
+	if err := r.SetupWithManager(ctx, mgr, managerconfig.ControllerOptions{MaxConcurrentReconciles: o.MaxConcurrentReconciles}); err != nil {
 		return nil, err
 	}
 	if !o.EnableWebhooks {

@@ -1,8 +1,8 @@
 package render
 
 import (
-	"github.com/c5c3/openstack-operators/common/extraconfig"
-	"github.com/c5c3/openstack-operators/common/osconfig"
+	"github.com/c5c3/openstack-operators/common/lib/extraconfig"
+	"github.com/c5c3/openstack-operators/common/lib/osconfig"
 )
 
 // OwnedKeys are the placement.conf options the operator renders itself.

@@ -12,13 +12,13 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/c5c3/openstack-operators/common/api/shared"
-	"github.com/c5c3/openstack-operators/common/osconfig"
-	"github.com/c5c3/openstack-operators/common/testenv"
-	"github.com/c5c3/openstack-operators/common/workload"
+	"github.com/c5c3/openstack-operators/common/lib/osconfig"
+	"github.com/c5c3/openstack-operators/common/lib/workload"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/fixture"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/render"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/webhook"
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 // go test ./internal/render/ -update rewrites the golden files; review every

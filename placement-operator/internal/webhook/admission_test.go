@@ -6,12 +6,12 @@ import (
 
 	ctrl "sigs.k8s.io/controller-runtime"
 
-	"github.com/c5c3/openstack-operators/common/admission/admissiontest"
 	"github.com/c5c3/openstack-operators/common/api/shared"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/catalog"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/fixture"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/webhook"
+	"github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
 
 // One kube-apiserver + etcd for the whole package, with the CRD and both

@@ -4,20 +4,20 @@ package webhook
 import (
 	"context"
 
-	"github.com/c5c3/openstack-operators/common/admission"
 	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/framework/admit"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
 
 // +kubebuilder:webhook:path=/mutate-placement-openstack-c5c3-io-v1alpha1-placement,mutating=true,failurePolicy=fail,sideEffects=None,groups=placement.openstack.c5c3.io,resources=placements,verbs=create;update,versions=v1alpha1,name=mplacement.openstack.c5c3.io,admissionReviewVersions=v1
 
 // Defaults are Placement's values of the shared webhook defaults.
-var Defaults = admission.ServiceDefaults{Service: placementv1.ServiceName, Resources: admission.Resources("100m", "512Mi", "500m", "1Gi")}
+var Defaults = admit.ServiceDefaults{Service: placementv1.ServiceName, Resources: admit.Resources("100m", "512Mi", "500m", "1Gi")}
 
 // Defaulter fills unset fields; it never overwrites a set value.
 type Defaulter struct{}
 
-// Default applies the shared defaults (admission.ServiceDefaults.Apply).
+// Default applies the shared defaults (admit.ServiceDefaults.Apply).
 func (Defaulter) Default(_ context.Context, p *placementv1.Placement) error {
 	Apply(p)
 	return nil

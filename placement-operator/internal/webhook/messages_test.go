@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/c5c3/openstack-operators/common/admission/admissiontest"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
+	"github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
 
 // The CRD carries a dozen CEL rules; finding none means the walk is broken.
