@@ -2,8 +2,8 @@
 package main
 
 import (
-	"github.com/c5c3/openstack-operators/barbican-operator/internal/manager"
+	barbican "github.com/c5c3/openstack-operators/barbican-operator"
 	"github.com/c5c3/openstack-operators/common/framework/bootstrap"
 )
 
-func main() { bootstrap.Main(manager.Operator) }
+func main() { bootstrap.Main(barbican.Operator) }

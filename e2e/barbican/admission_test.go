@@ -8,7 +8,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/e2e/suite"
 )
 
@@ -55,7 +55,7 @@ func TestInvalidCRsRefused(t *testing.T) {
 		"spec.extraConfig[vault_plugin][root_token_id]", "an unscoped token in plain text",
 		"spec.dbClean.schedule", "must be standard cron")
 	refused(barbican(in.Name, "2025.2", func(b *barbicanv1.Barbican) {
-		b.Spec.Plugins = []shared.PluginSpec{{Name: "vault", ConfigSection: "vault_plugin", Config: map[string]string{"approle_secret_id": "x"}}}
+		b.Spec.Plugins = []serviceapi.PluginSpec{{Name: "vault", ConfigSection: "vault_plugin", Config: map[string]string{"approle_secret_id": "x"}}}
 	}), "spec.plugins[0].config[approle_secret_id]", "cannot be set by a plugin")
 
 	// The catalog is the release's.

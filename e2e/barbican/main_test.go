@@ -11,10 +11,11 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	barbican "github.com/c5c3/openstack-operators/barbican-operator"
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/barbican-operator/inprocess"
 	"github.com/c5c3/openstack-operators/e2e/localrun"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
+	"github.com/c5c3/openstack-operators/e2e/managedbao"
 	"github.com/c5c3/openstack-operators/e2e/suite"
 	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
@@ -42,7 +43,7 @@ var managedNamespaces = []string{"e2e-testmanagedstore", "e2e-testfreshinstallto
 func resolveInstances() string {
 	var entries []string
 	for _, ns := range managedNamespaces {
-		entries = append(entries, inprocess.InstanceHost(ns, managedInstance)+":8200="+managedAddr)
+		entries = append(entries, managedbao.Host(ns, managedInstance)+":8200="+managedAddr)
 	}
 	return strings.Join(entries, ",")
 }
@@ -59,7 +60,7 @@ func TestMain(m *testing.M) {
 		Cluster: "e2e-barbican", Chart: "barbican-operator", Release: "barbican", OperatorNamespace: "barbican-system",
 		AddToScheme:  barbicanv1.AddToScheme,
 		Profiles:     func(string) []localrun.Profile { return []localrun.Profile{localrun.Barbican(root)} },
-		CRDs:         []string{inprocess.InstanceCRDDir + "/openbao.org_openbaoclusters.yaml"},
+		CRDs:         []string{barbican.InstanceCRDDir + "/openbao.org_openbaoclusters.yaml"},
 		Namespaces:   managedNamespaces,
 		HelmSet:      []string{"rbac.secretStoreNamespaces={" + strings.Join(managedNamespaces, ",") + "}"},
 		OperatorArgs: []string{"--resolve=" + resolveInstances()},
@@ -72,7 +73,7 @@ func TestMain(m *testing.M) {
 // cluster).
 func instanceHosts(ctx context.Context, c client.Reader, ns string) ([]string, error) {
 	list := &unstructured.UnstructuredList{}
-	list.SetGroupVersionKind(inprocess.InstanceGVK.GroupVersion().WithKind(inprocess.InstanceGVK.Kind + "List"))
+	list.SetGroupVersionKind(barbican.InstanceGVK.GroupVersion().WithKind(barbican.InstanceGVK.Kind + "List"))
 	if err := c.List(ctx, list, client.InNamespace(ns)); meta.IsNoMatchError(err) {
 		return nil, nil
 	} else if err != nil {
@@ -80,7 +81,7 @@ func instanceHosts(ctx context.Context, c client.Reader, ns string) ([]string, e
 	}
 	var hosts []string
 	for _, o := range list.Items {
-		hosts = append(hosts, localsvc.HostAt(inprocess.InstanceHost(ns, o.GetName()), managedIP))
+		hosts = append(hosts, localsvc.HostAt(managedbao.Host(ns, o.GetName()), managedIP))
 	}
 	return hosts, nil
 }

@@ -13,9 +13,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	barbican "github.com/c5c3/openstack-operators/barbican-operator"
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/barbican-operator/inprocess"
 	"github.com/c5c3/openstack-operators/common/framework/conditions"
+	"github.com/c5c3/openstack-operators/e2e/managedbao"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	"github.com/c5c3/openstack-operators/e2e/suite"
 	"github.com/c5c3/openstack-operators/testsupport/openbao"
@@ -82,8 +83,8 @@ func newManagedSite(t *testing.T, release string, ttl time.Duration) (*site, *op
 	if !slices.Contains(managedNamespaces, s.NS) {
 		t.Fatalf("the site's namespace %s is not one the chart grants TokenRequest in (%v)", s.NS, managedNamespaces)
 	}
-	s.vault = inprocess.StartInstance(t, env.K8s, env.Mgmt.Config, s.NS, managedInstance, managedAddr, ttl)
-	poll.Must(t, env.K8s.Create(s.Ctx, inprocess.ManagedStore(s.NS, "vault", s.Name, managedInstance)))
+	s.vault = managedbao.Start(t, env.K8s, env.Mgmt.Config, s.NS, managedInstance, managedAddr, ttl)
+	poll.Must(t, env.K8s.Create(s.Ctx, managedbao.Store(s.NS, "vault", s.Name, managedInstance)))
 	poll.Must(t, env.K8s.Create(s.Ctx, &barbicanv1.Barbican{
 		ObjectMeta: metav1.ObjectMeta{Namespace: s.NS, Name: s.Name},
 		Spec:       barbicanv1.BarbicanSpec{ServiceSpec: s.Spec(release, "", env.DB.Port)},
@@ -110,7 +111,7 @@ func (s *site) rolledFrom(from string) string {
 		if err := env.K8s.Get(s.Ctx, client.ObjectKey{Namespace: s.NS, Name: s.Name}, &d); err != nil {
 			return err
 		}
-		digest = d.Spec.Template.Annotations[inprocess.StoreCredsHash]
+		digest = d.Spec.Template.Annotations[barbican.StoreCredsHash]
 		want := *d.Spec.Replicas
 		if digest == "" || digest == from {
 			return fmt.Errorf("the Deployment's secret ID digest is still %q", digest)

@@ -7,7 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/e2e/suite"
 )
 
@@ -19,7 +19,7 @@ func TestHPAAndNetworkPolicy(t *testing.T) {
 	s := newSite(t, "2025.2")
 	s.ready()
 	suite.HPAAndNetworkPolicy(t, s.Site, waitLong,
-		func(a *shared.AutoscalingSpec, np *shared.NetworkPolicySpec) {
+		func(a *serviceapi.AutoscalingSpec, np *serviceapi.NetworkPolicySpec) {
 			s.update(func(b *barbicanv1.Barbican) { b.Spec.Autoscaling, b.Spec.NetworkPolicy = a, np })
 		},
 		func(typ, reason string) { s.condition(typ, metav1.ConditionTrue, reason) },
@@ -40,7 +40,7 @@ func TestHPAAndNetworkPolicy(t *testing.T) {
 func TestHTTPRoute(t *testing.T) {
 	const host = "key-manager.example.org"
 	s := newSite(t, "2025.2", func(b *barbicanv1.Barbican) {
-		b.Spec.Gateway = &shared.GatewaySpec{Hostname: host, ParentRef: shared.GatewayParentRef{Name: "public", Namespace: "gateways"}}
+		b.Spec.Gateway = &serviceapi.GatewaySpec{Hostname: host, ParentRef: serviceapi.GatewayParentRef{Name: "public", Namespace: "gateways"}}
 	})
 	suite.HTTPRoute(t, s.Site, &env, host, waitLong,
 		func() {

@@ -11,7 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/conditions"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	"github.com/c5c3/openstack-operators/e2e/suite"
@@ -40,7 +40,7 @@ func TestSecondStoreRefused(t *testing.T) {
 // runs with the new store to Ready.
 func TestStoreReplaced(t *testing.T) {
 	s := newSite(t, "2026.1", func(b *barbicanv1.Barbican) {
-		b.Spec.NetworkPolicy = &shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{{NamespaceSelector: &metav1.LabelSelector{}}}}
+		b.Spec.NetworkPolicy = &serviceapi.NetworkPolicySpec{Ingress: []serviceapi.NetworkPolicyIngressSource{{NamespaceSelector: &metav1.LabelSelector{}}}}
 	})
 	s.condition(conditions.TypeReady, metav1.ConditionTrue, "")
 	oldPort := port(t, s.vault.URL)

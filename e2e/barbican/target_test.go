@@ -11,7 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/conditions"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	"github.com/c5c3/openstack-operators/e2e/suite"
@@ -29,7 +29,7 @@ import (
 func TestTargetCluster(t *testing.T) {
 	tg := suite.StartTarget(t, &env, "e2e-barbican-target", barbicanv1.AddToScheme)
 	s := newSiteOn(t, tg.C, "2025.2", func(b *barbicanv1.Barbican) {
-		b.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "target"}
+		b.Spec.TargetClusterRef = &serviceapi.TargetClusterRef{Name: "target"}
 	})
 	s.storeCondition("vault", barbicanv1.ConditionCredentialsReady, metav1.ConditionTrue, barbicanv1.ReasonCredentialsAvailable)
 	s.condition(conditions.TypeDatabaseReady, metav1.ConditionTrue, conditions.ReasonDatabaseSynced)

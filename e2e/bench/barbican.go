@@ -10,8 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	barbican "github.com/c5c3/openstack-operators/barbican-operator"
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/barbican-operator/inprocess"
 	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
 )
 
@@ -32,7 +32,7 @@ func barbicanOperator() *Operator {
 	bao := sync.OnceValue(startOpenBaoStandIn)
 	return barbicanService.profile(&Operator{
 		GVK:           barbicanv1.GroupVersion.WithKind("Barbican"),
-		MetricsPrefix: inprocess.MetricsPrefix,
+		MetricsPrefix: barbican.Operator.MetricsPrefix(),
 		NewScheme:     func() *runtime.Scheme { return managerconfig.NewScheme(barbicanv1.AddToScheme) },
 		Inputs: func(ctx context.Context, c client.Client, ns string) error {
 			return barbicanInputs(ctx, c, ns, bao())
@@ -40,7 +40,7 @@ func barbicanOperator() *Operator {
 		NewCR: newBarbican,
 		Kinds: kinds(barbicanv1.GroupVersion.WithKind("Barbican"), barbicanv1.GroupVersion.WithKind("BarbicanSecretStore"),
 			batchv1.SchemeGroupVersion.WithKind("CronJob")),
-	}, inprocess.New)
+	}, barbican.Operator.NewManager)
 }
 
 // barbicanInputs are the shared inputs, the store's two Secrets and the
@@ -78,6 +78,6 @@ func newBarbican(ns, name string) client.Object {
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
 		Spec:       barbicanv1.BarbicanSpec{ServiceSpec: barbicanService.spec(ns)},
 	}
-	inprocess.Default(b)
+	barbican.Default(b)
 	return b
 }

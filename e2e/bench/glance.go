@@ -10,8 +10,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
+	glance "github.com/c5c3/openstack-operators/glance-operator"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/glance-operator/inprocess"
 )
 
 var glanceService = service{name: "glance", release: "2025.2"}
@@ -27,13 +27,13 @@ func init() { Operators["glance"] = glanceOperator() }
 func glanceOperator() *Operator {
 	return glanceService.profile(&Operator{
 		GVK:           glancev1.GroupVersion.WithKind("Glance"),
-		MetricsPrefix: inprocess.MetricsPrefix,
+		MetricsPrefix: glance.Operator.MetricsPrefix(),
 		NewScheme:     func() *runtime.Scheme { return managerconfig.NewScheme(glancev1.AddToScheme) },
 		Inputs:        glanceInputs,
 		NewCR:         newGlance,
 		Kinds: kinds(glancev1.GroupVersion.WithKind("Glance"), glancev1.GroupVersion.WithKind("GlanceBackend"),
 			batchv1.SchemeGroupVersion.WithKind("CronJob")),
-	}, inprocess.New)
+	}, glance.Operator.NewManager)
 }
 
 // glanceInputs are the shared inputs, the S3 credentials and the backends
@@ -57,7 +57,7 @@ func glanceInputs(ctx context.Context, c client.Client, ns string) error {
 					CredentialsSecretRef: glancev1.CredentialsSecretRef{Name: glanceS3Secret}},
 			},
 		}
-		inprocess.DefaultBackend(b)
+		glance.DefaultBackend(b)
 		if err := createIfMissing(ctx, c, b); err != nil {
 			return err
 		}
@@ -71,6 +71,6 @@ func newGlance(ns, name string) client.Object {
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
 		Spec:       glancev1.GlanceSpec{ServiceSpec: glanceService.spec(ns)},
 	}
-	inprocess.Default(g)
+	glance.Default(g)
 	return g
 }

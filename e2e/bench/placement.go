@@ -6,8 +6,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
+	placement "github.com/c5c3/openstack-operators/placement-operator"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/placement-operator/inprocess"
 )
 
 var placementService = service{name: "placement", release: "2025.2"}
@@ -17,11 +17,11 @@ func init() { Operators["placement"] = placementOperator() }
 func placementOperator() *Operator {
 	return placementService.profile(&Operator{
 		GVK:           placementv1.GroupVersion.WithKind("Placement"),
-		MetricsPrefix: inprocess.MetricsPrefix,
+		MetricsPrefix: placement.Operator.MetricsPrefix(),
 		NewScheme:     func() *runtime.Scheme { return managerconfig.NewScheme(placementv1.AddToScheme) },
 		NewCR:         newPlacement,
 		Kinds:         kinds(placementv1.GroupVersion.WithKind("Placement")),
-	}, inprocess.New)
+	}, placement.Operator.NewManager)
 }
 
 // newPlacement is the sample's minimal Placement with the defaults of the
@@ -31,6 +31,6 @@ func newPlacement(ns, name string) client.Object {
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
 		Spec:       placementv1.PlacementSpec{ServiceSpec: placementService.spec(ns)},
 	}
-	inprocess.Default(p)
+	placement.Default(p)
 	return p
 }

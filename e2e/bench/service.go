@@ -18,12 +18,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/bootstrap"
 	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
 )
 
-// Every operator's CR embeds shared.ServiceSpec: its inputs are a DB
+// Every operator's CR embeds serviceapi.ServiceSpec: its inputs are a DB
 // credential Secret, a service-user Secret and a MariaDB per namespace,
 // the default ClusterSecretStore once per control plane.
 const (
@@ -81,7 +81,7 @@ func prepare(ctx context.Context, c client.Client) error {
 	}
 	store := &unstructured.Unstructured{}
 	store.SetGroupVersionKind(esoClusterStore)
-	store.SetName(shared.DefaultSecretStoreName)
+	store.SetName(serviceapi.DefaultSecretStoreName)
 	store.Object["spec"] = map[string]any{"provider": map[string]any{"fake": map[string]any{"data": []any{}}}}
 	return createIfMissing(ctx, c, store)
 }
@@ -112,25 +112,25 @@ func inputsReady(ctx context.Context, c client.Client, ns string) (bool, error) 
 	}
 	store := &unstructured.Unstructured{}
 	store.SetGroupVersionKind(esoClusterStore)
-	if err := c.Get(ctx, client.ObjectKey{Name: shared.DefaultSecretStoreName}, store); err != nil {
+	if err := c.Get(ctx, client.ObjectKey{Name: serviceapi.DefaultSecretStoreName}, store); err != nil {
 		return false, err
 	}
 	return conditionTrue(store, "Ready"), nil
 }
 
 // spec is the sample's minimal ServiceSpec on the managed MariaDB.
-func (s service) spec(ns string) shared.ServiceSpec {
-	return shared.ServiceSpec{
+func (s service) spec(ns string) serviceapi.ServiceSpec {
+	return serviceapi.ServiceSpec{
 		OpenStackRelease: s.release,
-		Image:            shared.ImageSpec{Repository: "registry.example.org/openstack/" + s.name, Tag: s.release},
-		Database: shared.DatabaseSpec{
-			ClusterRef: &shared.LocalObjectRef{Name: benchMariaDB},
+		Image:            serviceapi.ImageSpec{Repository: "registry.example.org/openstack/" + s.name, Tag: s.release},
+		Database: serviceapi.DatabaseSpec{
+			ClusterRef: &serviceapi.LocalObjectRef{Name: benchMariaDB},
 			Database:   s.name,
-			SecretRef:  shared.SecretKeyRef{Name: s.dbSecret()},
+			SecretRef:  serviceapi.SecretKeyRef{Name: s.dbSecret()},
 		},
-		Cache:            shared.CacheSpec{Servers: []string{"memcached." + ns + ".svc:11211"}},
+		Cache:            serviceapi.CacheSpec{Servers: []string{"memcached." + ns + ".svc:11211"}},
 		KeystoneEndpoint: "http://keystone-api.openstack.svc:5000/v3",
-		ServiceUser:      shared.ServiceUserSpec{SecretRef: shared.SecretKeyRef{Name: s.userSecret()}},
+		ServiceUser:      serviceapi.ServiceUserSpec{SecretRef: serviceapi.SecretKeyRef{Name: s.userSecret()}},
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/e2e/cluster"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 )
@@ -79,10 +79,12 @@ func (s Subject[T, P]) restart(t *testing.T, component string, key client.Object
 
 // ToggleDebug flips spec.logging.debug, which reaches [DEFAULT] debug of
 // the services that render spec.logging (Barbican's is validated only).
-func ToggleDebug[P interface{ ServiceSpec() *shared.ServiceSpec }](obj P) {
+func ToggleDebug[P interface {
+	ServiceSpec() *serviceapi.ServiceSpec
+}](obj P) {
 	spec := obj.ServiceSpec()
 	if spec.Logging == nil {
-		spec.Logging = &shared.LoggingSpec{}
+		spec.Logging = &serviceapi.LoggingSpec{}
 	}
 	spec.Logging.Debug = ptr.To(!ptr.Deref(spec.Logging.Debug, false))
 }

@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/conditions"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	"github.com/c5c3/openstack-operators/e2e/suite"
@@ -27,7 +27,7 @@ func (s Subject[T, P]) storeOutage(t *testing.T) {
 	waitStore(t, s.Env.K8s, store, true)
 	obj := s.get(t, key)
 	poll.Update(t, s.Env.K8s, obj, Wait, func() {
-		serviceSpec(obj).SecretStoreRef = &shared.SecretStoreRef{Kind: shared.SecretStoreKind, Name: store.GetName()}
+		serviceSpec(obj).SecretStoreRef = &serviceapi.SecretStoreRef{Kind: serviceapi.SecretStoreKind, Name: store.GetName()}
 	})
 	s.ready(t, key)
 
@@ -47,8 +47,10 @@ func (s Subject[T, P]) storeOutage(t *testing.T) {
 	running.Kept(t, "store Ready again")
 }
 
-func serviceSpec(obj any) *shared.ServiceSpec {
-	return obj.(interface{ ServiceSpec() *shared.ServiceSpec }).ServiceSpec()
+func serviceSpec(obj any) *serviceapi.ServiceSpec {
+	return obj.(interface {
+		ServiceSpec() *serviceapi.ServiceSpec
+	}).ServiceSpec()
 }
 
 // waitStore waits until ESO reports the store Ready (or not).

@@ -9,7 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/conditions"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	"github.com/c5c3/openstack-operators/e2e/suite"
@@ -52,7 +52,7 @@ func TestHPAAndNetworkPolicy(t *testing.T) {
 	s := newSite(t, "2025.2")
 	s.ready()
 	suite.HPAAndNetworkPolicy(t, s.Site, waitLong,
-		func(a *shared.AutoscalingSpec, np *shared.NetworkPolicySpec) {
+		func(a *serviceapi.AutoscalingSpec, np *serviceapi.NetworkPolicySpec) {
 			s.update(func(g *glancev1.Glance) { g.Spec.Autoscaling, g.Spec.NetworkPolicy = a, np })
 		},
 		func(typ, reason string) { s.condition(typ, metav1.ConditionTrue, reason) },
@@ -101,7 +101,7 @@ func (s *site) ready() {
 func TestHTTPRoute(t *testing.T) {
 	const host = "images.example.org"
 	s := newSite(t, "2025.2", func(g *glancev1.Glance) {
-		g.Spec.Gateway = &shared.GatewaySpec{Hostname: host, ParentRef: shared.GatewayParentRef{Name: "public", Namespace: "gateways"}}
+		g.Spec.Gateway = &serviceapi.GatewaySpec{Hostname: host, ParentRef: serviceapi.GatewayParentRef{Name: "public", Namespace: "gateways"}}
 	})
 	suite.HTTPRoute(t, s.Site, &env, host, waitLong,
 		func() { s.update(func(g *glancev1.Glance) { g.Spec.Gateway = nil }) },

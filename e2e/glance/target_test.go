@@ -10,7 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/conditions"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	"github.com/c5c3/openstack-operators/e2e/suite"
@@ -27,7 +27,7 @@ import (
 func TestTargetCluster(t *testing.T) {
 	tg := suite.StartTarget(t, &env, "e2e-glance-target", glancev1.AddToScheme)
 	s := newSiteOn(t, tg.C, "2025.2", func(g *glancev1.Glance) {
-		g.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "target"}
+		g.Spec.TargetClusterRef = &serviceapi.TargetClusterRef{Name: "target"}
 	})
 	s.condition(conditions.TypeDatabaseReady, metav1.ConditionTrue, conditions.ReasonDatabaseSynced)
 	s.condition(conditions.TypeDeploymentReady, metav1.ConditionTrue, conditions.ReasonDeploymentReady)

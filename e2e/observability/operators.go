@@ -4,10 +4,10 @@
 package observability
 
 import (
-	barbican "github.com/c5c3/openstack-operators/barbican-operator/inprocess"
+	barbican "github.com/c5c3/openstack-operators/barbican-operator"
 	"github.com/c5c3/openstack-operators/common/lib/observability"
-	glance "github.com/c5c3/openstack-operators/glance-operator/inprocess"
-	placement "github.com/c5c3/openstack-operators/placement-operator/inprocess"
+	glance "github.com/c5c3/openstack-operators/glance-operator"
+	placement "github.com/c5c3/openstack-operators/placement-operator"
 )
 
 // File names under a chart's files/.
@@ -25,9 +25,9 @@ type Operator struct {
 
 // Operators are every operator with a chart.
 var Operators = []Operator{
-	{Chart: "placement-operator", Spec: placement.Observability, MetricNames: placement.MetricNames},
-	{Chart: "glance-operator", Spec: glance.Observability, MetricNames: glance.MetricNames},
-	{Chart: "barbican-operator", Spec: barbican.Observability, MetricNames: barbican.MetricNames},
+	{Chart: "placement-operator", Spec: placement.Operator.Observability, MetricNames: placement.Operator.MetricNames},
+	{Chart: "glance-operator", Spec: glance.Operator.Observability, MetricNames: glance.Operator.MetricNames},
+	{Chart: "barbican-operator", Spec: barbican.Operator.Observability, MetricNames: barbican.Operator.MetricNames},
 }
 
 // Files are the chart files of a spec by name.

@@ -9,7 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	"github.com/c5c3/openstack-operators/e2e/suite"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
@@ -25,7 +25,7 @@ func TestAdmissionRefusesInvalidCRs(t *testing.T) {
 			p.Spec.ExtraConfig = map[string]map[string]string{"placement": {"no_such_option": "1"}}
 		},
 		"harakiri beyond the drain window": func(p *placementv1.Placement) {
-			p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &shared.UWSGISpec{Harakiri: ptr.To(int32(30))}}
+			p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{Harakiri: ptr.To(int32(30))}}
 		},
 	} {
 		p := newPlacement(s, "2025.2")
@@ -48,7 +48,7 @@ func TestHPAAndNetworkPolicy(t *testing.T) {
 	s := newSite(t, env.K8s, "2025.2", nil)
 	s.ready()
 	suite.HPAAndNetworkPolicy(t, s.in, waitLong,
-		func(a *shared.AutoscalingSpec, np *shared.NetworkPolicySpec) {
+		func(a *serviceapi.AutoscalingSpec, np *serviceapi.NetworkPolicySpec) {
 			s.update(func(p *placementv1.Placement) { p.Spec.Autoscaling, p.Spec.NetworkPolicy = a, np })
 		},
 		func(typ, reason string) { s.condition(typ, metav1.ConditionTrue, reason) },
@@ -61,7 +61,7 @@ func TestHPAAndNetworkPolicy(t *testing.T) {
 func TestHTTPRoute(t *testing.T) {
 	const host = "placement.example.org"
 	s := newSite(t, env.K8s, "2025.2", func(p *placementv1.Placement) {
-		p.Spec.Gateway = &shared.GatewaySpec{Hostname: host, ParentRef: shared.GatewayParentRef{Name: "public", Namespace: "gateways"}}
+		p.Spec.Gateway = &serviceapi.GatewaySpec{Hostname: host, ParentRef: serviceapi.GatewayParentRef{Name: "public", Namespace: "gateways"}}
 	})
 	suite.HTTPRoute(t, s.in, &env, host, waitLong,
 		func() { s.update(func(p *placementv1.Placement) { p.Spec.Gateway = nil }) },

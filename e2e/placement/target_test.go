@@ -10,7 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	"github.com/c5c3/openstack-operators/e2e/suite"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
@@ -26,7 +26,7 @@ func TestTargetCluster(t *testing.T) {
 	remote, reg := tg.C, tg.Registration
 
 	s := newSite(t, remote, "2025.2", func(p *placementv1.Placement) {
-		p.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "target"}
+		p.Spec.TargetClusterRef = &serviceapi.TargetClusterRef{Name: "target"}
 	})
 	s.condition(placementv1.ConditionDatabaseReady, metav1.ConditionTrue, "DatabaseSynced")
 	s.condition(placementv1.ConditionDeploymentReady, metav1.ConditionTrue, "DeploymentReady")

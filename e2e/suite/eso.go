@@ -18,7 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/e2e/cluster"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
 	"github.com/c5c3/openstack-operators/e2e/poll"
@@ -129,7 +129,7 @@ func (e *ESO) Stop(grace time.Duration) error {
 func CreateStore(ctx context.Context, c client.Client) error {
 	store := &unstructured.Unstructured{}
 	store.SetGroupVersionKind(clusterStore)
-	store.SetName(shared.DefaultSecretStoreName)
+	store.SetName(serviceapi.DefaultSecretStoreName)
 	store.Object["spec"] = map[string]any{"provider": map[string]any{"fake": map[string]any{"data": []any{}}}}
 	if err := c.Create(ctx, store); client.IgnoreAlreadyExists(err) != nil {
 		return err
@@ -168,7 +168,7 @@ func SetCredential(t *testing.T, c client.Client, key string, fields map[string]
 	poll.Must(t, err)
 	store := &unstructured.Unstructured{}
 	store.SetGroupVersionKind(clusterStore)
-	store.SetName(shared.DefaultSecretStoreName)
+	store.SetName(serviceapi.DefaultSecretStoreName)
 	poll.Update(t, c, store, time.Minute, func() {
 		data, _, _ := unstructured.NestedSlice(store.Object, "spec", "provider", "fake", "data")
 		entry := map[string]any{"key": key, "value": string(value)}
@@ -195,7 +195,7 @@ func ExternalSecret(t *testing.T, c client.Client, ns, name, key string) {
 	es := externalSecret(ns, name)
 	es.Object["spec"] = map[string]any{
 		"refreshInterval": "1h",
-		"secretStoreRef":  map[string]any{"kind": "ClusterSecretStore", "name": shared.DefaultSecretStoreName},
+		"secretStoreRef":  map[string]any{"kind": "ClusterSecretStore", "name": serviceapi.DefaultSecretStoreName},
 		"target":          map[string]any{"name": name},
 		"dataFrom":        []any{map[string]any{"extract": map[string]any{"key": key}}},
 	}

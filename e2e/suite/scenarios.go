@@ -18,7 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/conditions"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
 	"github.com/c5c3/openstack-operators/e2e/poll"
@@ -152,11 +152,11 @@ func DeletionCleansUp(t *testing.T, s *Site, mgmt client.Client, db *localsvc.Ma
 // the policy to checkPolicy for the operator's own rules, then unsets both
 // and checks that they go (NotRequired). condition waits for a condition
 // of the CR with status True and reason.
-func HPAAndNetworkPolicy(t *testing.T, s *Site, wait time.Duration, set func(*shared.AutoscalingSpec, *shared.NetworkPolicySpec),
+func HPAAndNetworkPolicy(t *testing.T, s *Site, wait time.Duration, set func(*serviceapi.AutoscalingSpec, *serviceapi.NetworkPolicySpec),
 	condition func(typ, reason string), checkPolicy func(*networkingv1.NetworkPolicy)) {
 	t.Helper()
-	set(&shared.AutoscalingSpec{MinReplicas: ptr.To(int32(2)), MaxReplicas: 4, TargetCPUUtilization: ptr.To(int32(70))},
-		&shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{
+	set(&serviceapi.AutoscalingSpec{MinReplicas: ptr.To(int32(2)), MaxReplicas: 4, TargetCPUUtilization: ptr.To(int32(70))},
+		&serviceapi.NetworkPolicySpec{Ingress: []serviceapi.NetworkPolicyIngressSource{
 			{NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"kubernetes.io/metadata.name": "openstack"}}},
 		}})
 	condition(conditions.TypeHPAReady, "HPAReady")

@@ -15,7 +15,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/perf/probe"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 )
@@ -80,20 +80,20 @@ func NewSite(t *testing.T, mgmt, c client.Client, service, prefix string) *Site 
 // and one replica: every pod is a real API process on this machine, and no
 // scenario needs more than one to start with (the ones about scaling add
 // replicas; the default of three tripled the machine's load for nothing).
-func (s *Site) Spec(release, repo string, port int) shared.ServiceSpec {
-	return shared.ServiceSpec{
-		Deployment:       &shared.DeploymentSpec{Replicas: 1},
+func (s *Site) Spec(release, repo string, port int) serviceapi.ServiceSpec {
+	return serviceapi.ServiceSpec{
+		Deployment:       &serviceapi.DeploymentSpec{Replicas: 1},
 		OpenStackRelease: release,
-		Image:            shared.ImageSpec{Repository: cmp.Or(repo, "registry.example.org/openstack/"+s.Service), Tag: release},
-		Database: shared.DatabaseSpec{
-			ClusterRef: &shared.LocalObjectRef{Name: "mariadb"},
+		Image:            serviceapi.ImageSpec{Repository: cmp.Or(repo, "registry.example.org/openstack/"+s.Service), Tag: release},
+		Database: serviceapi.DatabaseSpec{
+			ClusterRef: &serviceapi.LocalObjectRef{Name: "mariadb"},
 			Port:       int32(port),
 			Database:   s.Schema,
-			SecretRef:  shared.SecretKeyRef{Name: s.Service + "-db"},
+			SecretRef:  serviceapi.SecretKeyRef{Name: s.Service + "-db"},
 		},
-		Cache:            shared.CacheSpec{Servers: []string{"memcached." + s.NS + ".svc:11211"}},
+		Cache:            serviceapi.CacheSpec{Servers: []string{"memcached." + s.NS + ".svc:11211"}},
 		KeystoneEndpoint: "http://keystone.openstack.svc:5000/v3",
-		ServiceUser:      shared.ServiceUserSpec{SecretRef: shared.SecretKeyRef{Name: s.Service + "-keystone", Key: "password"}},
+		ServiceUser:      serviceapi.ServiceUserSpec{SecretRef: serviceapi.SecretKeyRef{Name: s.Service + "-keystone", Key: "password"}},
 	}
 }
 
@@ -102,7 +102,7 @@ func (s *Site) Spec(release, repo string, port int) shared.ServiceSpec {
 // --lazy-apps each worker loads the application itself, so a second worker
 // doubles the CPU of every pod's start; no e2e scenario needs it (the
 // conformance suites run the operators' default command, two workers).
-func OneWorker() *shared.UWSGISpec { return &shared.UWSGISpec{Processes: 1} }
+func OneWorker() *serviceapi.UWSGISpec { return &serviceapi.UWSGISpec{Processes: 1} }
 
 // CheckInstalled checks what a fresh install of the site's CR leaves: the
 // API condition api names the local API the pod runner started (the CR's

@@ -3,7 +3,7 @@ package main
 
 import (
 	"github.com/c5c3/openstack-operators/common/framework/bootstrap"
-	"github.com/c5c3/openstack-operators/glance-operator/internal/manager"
+	glance "github.com/c5c3/openstack-operators/glance-operator"
 )
 
-func main() { bootstrap.Main(manager.Operator) }
+func main() { bootstrap.Main(glance.Operator) }

@@ -3,7 +3,7 @@ package main
 
 import (
 	"github.com/c5c3/openstack-operators/common/framework/bootstrap"
-	"github.com/c5c3/openstack-operators/placement-operator/internal/manager"
+	placement "github.com/c5c3/openstack-operators/placement-operator"
 )
 
-func main() { bootstrap.Main(manager.Operator) }
+func main() { bootstrap.Main(placement.Operator) }

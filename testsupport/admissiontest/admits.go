@@ -15,7 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 // create creates obj and reads it back as the API server stored it.
@@ -94,7 +94,7 @@ func (k Kind[T]) AdmitsSetValuesUnchanged(t *testing.T, s *Suite) {
 	d.Resources.Limits = corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("2Gi")}
 	d.PriorityClassName = new(PriorityClass)
 	tg.Spec.Cache.Backend = "dogpile.cache.memcached"
-	tg.Spec.Logging = &shared.LoggingSpec{Format: "json", Level: "ERROR", Debug: new(true)}
+	tg.Spec.Logging = &serviceapi.LoggingSpec{Format: "json", Level: "ERROR", Debug: new(true)}
 	tg.Spec.ServiceUser.Username = "svc"
 	tg.Spec.ServiceUser.SecretRef.Key = "pw"
 	got := k.Target(k.create(t, s.Client, obj)).Spec
@@ -111,7 +111,7 @@ func (k Kind[T]) AdmitsSetValuesUnchanged(t *testing.T, s *Suite) {
 func (k Kind[T]) EmptySpreadListSurvivesDefaulting(t *testing.T, s *Suite) {
 	t.Helper()
 	obj := k.New("no-spread")
-	k.Target(obj).Spec.Deployment = &shared.DeploymentSpec{TopologySpreadConstraints: []corev1.TopologySpreadConstraint{}}
+	k.Target(obj).Spec.Deployment = &serviceapi.DeploymentSpec{TopologySpreadConstraints: []corev1.TopologySpreadConstraint{}}
 	if k.Target(k.create(t, s.Client, obj)).Spec.Deployment.TopologySpreadConstraints == nil {
 		t.Fatalf("topologySpreadConstraints [] was dropped; the rendered Deployment would get the default spread")
 	}
@@ -219,7 +219,7 @@ type Update[T client.Object] struct {
 func (k Kind[T]) ServiceUpdates(cat Catalog) []Update[T] {
 	with := func(mut func(Target)) func(T) { return func(obj T) { mut(k.Target(obj)) } }
 	ref := func(name string) func(Target) {
-		return func(t Target) { t.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: name} }
+		return func(t Target) { t.Spec.TargetClusterRef = &serviceapi.TargetClusterRef{Name: name} }
 	}
 	unknown := func(t Target) {
 		t.Spec.OpenStackRelease = "2024.2" // no catalog: admitted with a warning

@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 // Kind adapts one operator's kind to the shared cases.
@@ -26,15 +26,15 @@ type Kind[T client.Object] struct {
 
 // Target is what the shared cases change in a service CR.
 type Target struct {
-	Spec *shared.ServiceSpec
+	Spec *serviceapi.ServiceSpec
 	// UWSGI returns the operator's apiServer.uwsgi block, creating it when absent.
-	UWSGI func() *shared.UWSGISpec
+	UWSGI func() *serviceapi.UWSGISpec
 }
 
 // Deployment returns spec.deployment, creating it when absent.
-func (t Target) Deployment() *shared.DeploymentSpec {
+func (t Target) Deployment() *serviceapi.DeploymentSpec {
 	if t.Spec.Deployment == nil {
-		t.Spec.Deployment = &shared.DeploymentSpec{}
+		t.Spec.Deployment = &serviceapi.DeploymentSpec{}
 	}
 	return t.Spec.Deployment
 }

@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 // Catalog names what the kind's embedded option catalog holds for the
@@ -62,24 +62,24 @@ func (k Kind[T]) ServiceRefusals(cat Catalog) []Refusal[T] {
 			t.Deployment().Strategy = &appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType,
 				RollingUpdate: &appsv1.RollingUpdateDeployment{}}
 		}, "V", "spec.deployment.strategy.rollingUpdate", "Forbidden"),
-		k.Shared("autoscaling without target", func(t Target) { t.Spec.Autoscaling = &shared.AutoscalingSpec{MaxReplicas: 5} },
+		k.Shared("autoscaling without target", func(t Target) { t.Spec.Autoscaling = &serviceapi.AutoscalingSpec{MaxReplicas: 5} },
 			"S", "spec.autoscaling", "at least one of targetCPUUtilization or targetMemoryUtilization"),
 		k.Shared("autoscaling target above 100", func(t Target) {
-			t.Spec.Autoscaling = &shared.AutoscalingSpec{MaxReplicas: 5, TargetCPUUtilization: new(int32(101))}
+			t.Spec.Autoscaling = &serviceapi.AutoscalingSpec{MaxReplicas: 5, TargetCPUUtilization: new(int32(101))}
 		}, "S", "spec.autoscaling.targetCPUUtilization"),
 		k.Shared("autoscaling min above max", func(t Target) {
-			t.Spec.Autoscaling = &shared.AutoscalingSpec{MinReplicas: new(int32(6)), MaxReplicas: 5, TargetCPUUtilization: new(int32(80))}
+			t.Spec.Autoscaling = &serviceapi.AutoscalingSpec{MinReplicas: new(int32(6)), MaxReplicas: 5, TargetCPUUtilization: new(int32(80))}
 		}, "S", "spec.autoscaling", "minReplicas must not exceed"),
 		k.Shared("autoscaling implicit min above max", func(t Target) {
-			t.Spec.Autoscaling = &shared.AutoscalingSpec{MaxReplicas: 2, TargetCPUUtilization: new(int32(80))}
+			t.Spec.Autoscaling = &serviceapi.AutoscalingSpec{MaxReplicas: 2, TargetCPUUtilization: new(int32(80))}
 		}, "V", "spec.autoscaling.maxReplicas", "minReplicas defaults to deployment.replicas (3)"),
 		k.Shared("networkPolicy empty ingress", func(t Target) {
-			t.Spec.NetworkPolicy = &shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{}}
+			t.Spec.NetworkPolicy = &serviceapi.NetworkPolicySpec{Ingress: []serviceapi.NetworkPolicyIngressSource{}}
 		}, "S", "spec.networkPolicy.ingress"),
 		k.Shared("gateway hostname empty", func(t Target) {
-			t.Spec.Gateway = &shared.GatewaySpec{ParentRef: shared.GatewayParentRef{Name: "gw"}}
+			t.Spec.Gateway = &serviceapi.GatewaySpec{ParentRef: serviceapi.GatewayParentRef{Name: "gw"}}
 		}, "S", "spec.gateway.hostname: Required value"),
-		k.Shared("gateway parentRef empty", func(t Target) { t.Spec.Gateway = &shared.GatewaySpec{Hostname: k.Service + ".example.org"} },
+		k.Shared("gateway parentRef empty", func(t Target) { t.Spec.Gateway = &serviceapi.GatewaySpec{Hostname: k.Service + ".example.org"} },
 			"S", "spec.gateway.parentRef: Required value"),
 		k.Shared("keystoneEndpoint unset", func(t Target) { t.Spec.KeystoneEndpoint = "" }, "S", "spec.keystoneEndpoint: Required value"),
 		k.Shared("keystoneEndpoint scheme", func(t Target) { t.Spec.KeystoneEndpoint = "ftp://keystone" }, "S", "spec.keystoneEndpoint"),
@@ -92,27 +92,27 @@ func (k Kind[T]) ServiceRefusals(cat Catalog) []Refusal[T] {
 		k.Shared("region CRLF", func(t Target) { t.Spec.Region = "RegionOne\r\n" }, "V", "spec.region", "must not contain CR or LF"),
 		k.Shared("service user identity CRLF", func(t Target) { t.Spec.ServiceUser.ProjectDomainName = "Default\n" },
 			"V", "spec.serviceUser.projectDomainName", "must not contain CR or LF"),
-		k.Shared("logging format", func(t Target) { t.Spec.Logging = &shared.LoggingSpec{Format: "xml"} }, "S", "spec.logging.format"),
-		k.Shared("logging level", func(t Target) { t.Spec.Logging = &shared.LoggingSpec{Level: "TRACE"} }, "S", "spec.logging.level"),
+		k.Shared("logging format", func(t Target) { t.Spec.Logging = &serviceapi.LoggingSpec{Format: "xml"} }, "S", "spec.logging.format"),
+		k.Shared("logging level", func(t Target) { t.Spec.Logging = &serviceapi.LoggingSpec{Level: "TRACE"} }, "S", "spec.logging.level"),
 		k.Shared("per-logger empty name", func(t Target) {
-			t.Spec.Logging = &shared.LoggingSpec{PerLoggerLevels: map[string]shared.LogLevel{"": "INFO"}}
+			t.Spec.Logging = &serviceapi.LoggingSpec{PerLoggerLevels: map[string]serviceapi.LogLevel{"": "INFO"}}
 		}, "S", "spec.logging.perLoggerLevels", "names must not be empty"),
 		k.Shared("per-logger bad level", func(t Target) {
-			t.Spec.Logging = &shared.LoggingSpec{PerLoggerLevels: map[string]shared.LogLevel{"amqp": "LOUD"}}
+			t.Spec.Logging = &serviceapi.LoggingSpec{PerLoggerLevels: map[string]serviceapi.LogLevel{"amqp": "LOUD"}}
 		}, "S", "spec.logging.perLoggerLevels.amqp", "Unsupported value"),
 		k.Shared("per-logger CRLF name", func(t Target) {
-			t.Spec.Logging = &shared.LoggingSpec{PerLoggerLevels: map[string]shared.LogLevel{"amqp\r\n": "INFO"}}
+			t.Spec.Logging = &serviceapi.LoggingSpec{PerLoggerLevels: map[string]serviceapi.LogLevel{"amqp\r\n": "INFO"}}
 		}, "V", "spec.logging.perLoggerLevels[amqp", "must not contain CR or LF"),
-		k.Shared("policyOverrides empty", func(t Target) { t.Spec.PolicyOverrides = &shared.PolicyOverrides{} },
+		k.Shared("policyOverrides empty", func(t Target) { t.Spec.PolicyOverrides = &serviceapi.PolicyOverrides{} },
 			"S", "spec.policyOverrides", "needs rules or configMapRef"),
 		k.Shared("policyOverrides empty rule value", func(t Target) {
-			t.Spec.PolicyOverrides = &shared.PolicyOverrides{Rules: map[string]string{"admin_api": ""}}
+			t.Spec.PolicyOverrides = &serviceapi.PolicyOverrides{Rules: map[string]string{"admin_api": ""}}
 		}, "S", "spec.policyOverrides", "must not be empty"),
-		k.Shared("secretStoreRef name empty", func(t Target) { t.Spec.SecretStoreRef = &shared.SecretStoreRef{} },
+		k.Shared("secretStoreRef name empty", func(t Target) { t.Spec.SecretStoreRef = &serviceapi.SecretStoreRef{} },
 			"S", "spec.secretStoreRef.name: Required value"),
-		k.Shared("secretStoreRef kind", func(t Target) { t.Spec.SecretStoreRef = &shared.SecretStoreRef{Kind: "Vault", Name: "v"} },
+		k.Shared("secretStoreRef kind", func(t Target) { t.Spec.SecretStoreRef = &serviceapi.SecretStoreRef{Kind: "Vault", Name: "v"} },
 			"S", "spec.secretStoreRef.kind"),
-		k.Shared("targetClusterRef name empty", func(t Target) { t.Spec.TargetClusterRef = &shared.TargetClusterRef{} },
+		k.Shared("targetClusterRef name empty", func(t Target) { t.Spec.TargetClusterRef = &serviceapi.TargetClusterRef{} },
 			"S", "spec.targetClusterRef.name: Required value"),
 		k.Shared("request above limit", func(t Target) {
 			t.Deployment().Resources = corev1.ResourceRequirements{

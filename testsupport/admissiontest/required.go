@@ -16,7 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 // Missing is a manifest without one required field.
@@ -30,10 +30,10 @@ type Missing[T client.Object] struct {
 func (k Kind[T]) ServiceMissing() []Missing[T] {
 	with := func(mut func(Target)) func(T) { return func(obj T) { mut(k.Target(obj)) } }
 	gateway := with(func(t Target) {
-		t.Spec.Gateway = &shared.GatewaySpec{Hostname: k.Service + ".example.org", ParentRef: shared.GatewayParentRef{Name: "gw"}}
+		t.Spec.Gateway = &serviceapi.GatewaySpec{Hostname: k.Service + ".example.org", ParentRef: serviceapi.GatewayParentRef{Name: "gw"}}
 	})
 	networkPolicy := with(func(t Target) {
-		t.Spec.NetworkPolicy = &shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{{
+		t.Spec.NetworkPolicy = &serviceapi.NetworkPolicySpec{Ingress: []serviceapi.NetworkPolicyIngressSource{{
 			NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"kubernetes.io/metadata.name": "gateway"}}}}}
 	})
 	spread := func(obj T) {
@@ -53,7 +53,7 @@ func (k Kind[T]) ServiceMissing() []Missing[T] {
 		{Drop: []string{"spec", "database", "secretRef", "name"}},
 		{Drop: []string{"spec", "database", "clusterRef", "name"}},
 		{Drop: []string{"spec", "database", "tls", "caBundleSecretRef", "name"}, With: with(func(t Target) {
-			t.Spec.Database.TLS = &shared.DatabaseTLS{Mode: shared.TLSVerifyCA, CABundleSecretRef: &shared.SecretKeyRef{Name: "db-ca"}}
+			t.Spec.Database.TLS = &serviceapi.DatabaseTLS{Mode: serviceapi.TLSVerifyCA, CABundleSecretRef: &serviceapi.SecretKeyRef{Name: "db-ca"}}
 		})},
 		{Drop: []string{"spec", "cache"}},
 		{Drop: []string{"spec", "cache", "clusterRef", "name"}},
@@ -64,16 +64,16 @@ func (k Kind[T]) ServiceMissing() []Missing[T] {
 		{Drop: []string{"spec", "gateway", "parentRef"}, With: gateway},
 		{Drop: []string{"spec", "gateway", "parentRef", "name"}, With: gateway},
 		{Drop: []string{"spec", "secretStoreRef", "name"}, With: with(func(t Target) {
-			t.Spec.SecretStoreRef = &shared.SecretStoreRef{Kind: shared.SecretStoreKind, Name: "vault"}
+			t.Spec.SecretStoreRef = &serviceapi.SecretStoreRef{Kind: serviceapi.SecretStoreKind, Name: "vault"}
 		})},
 		{Drop: []string{"spec", "targetClusterRef", "name"}, With: with(func(t Target) {
-			t.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "edge-a"}
+			t.Spec.TargetClusterRef = &serviceapi.TargetClusterRef{Name: "edge-a"}
 		})},
 		{Drop: []string{"spec", "policyOverrides", "configMapRef", "name"}, With: with(func(t Target) {
-			t.Spec.PolicyOverrides = &shared.PolicyOverrides{ConfigMapRef: &shared.LocalObjectRef{Name: "policy"}}
+			t.Spec.PolicyOverrides = &serviceapi.PolicyOverrides{ConfigMapRef: &serviceapi.LocalObjectRef{Name: "policy"}}
 		})},
 		{Drop: []string{"spec", "autoscaling", "maxReplicas"}, With: with(func(t Target) {
-			t.Spec.Autoscaling = &shared.AutoscalingSpec{MaxReplicas: 5, TargetCPUUtilization: new(int32(80))}
+			t.Spec.Autoscaling = &serviceapi.AutoscalingSpec{MaxReplicas: 5, TargetCPUUtilization: new(int32(80))}
 		})},
 		{Drop: []string{"spec", "networkPolicy", "ingress"}, With: networkPolicy},
 		{Drop: []string{"spec", "networkPolicy", "ingress", "0", "namespaceSelector"}, With: networkPolicy},

@@ -5,7 +5,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
 )
 
@@ -14,8 +14,8 @@ import (
 type CR struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              shared.ServiceSpec   `json:"spec,omitempty"`
-	Status            shared.ServiceStatus `json:"status,omitempty"`
+	Spec              serviceapi.ServiceSpec   `json:"spec,omitempty"`
+	Status            serviceapi.ServiceStatus `json:"status,omitempty"`
 }
 
 // DeepCopyObject implements runtime.Object.
@@ -25,13 +25,13 @@ func (c *CR) DeepCopyObject() runtime.Object {
 	return out
 }
 
-func (c *CR) snapshot() shared.ServiceStatus { return *c.Status.DeepCopy() }
+func (c *CR) snapshot() serviceapi.ServiceStatus { return *c.Status.DeepCopy() }
 
 // ServiceSpec implements service.Object.
-func (c *CR) ServiceSpec() *shared.ServiceSpec { return &c.Spec }
+func (c *CR) ServiceSpec() *serviceapi.ServiceSpec { return &c.Spec }
 
 // ServiceStatus implements reconcile.Object.
-func (c *CR) ServiceStatus() *shared.ServiceStatus { return &c.Status }
+func (c *CR) ServiceStatus() *serviceapi.ServiceStatus { return &c.Status }
 
 // StatusSnapshot implements reconcile.Object.
 func (c *CR) StatusSnapshot() any { return c.snapshot() }
@@ -67,26 +67,26 @@ func CRScheme(gv schema.GroupVersion) *runtime.Scheme {
 // registry.example.org/openstack/<service>, the MariaDB "mariadb" with the
 // schema <service> and Secret <service>-db, the memcached "memcached", and
 // the service user's Secret <service>-service-user.
-func ServiceSpec(service string) shared.ServiceSpec {
-	return shared.ServiceSpec{
+func ServiceSpec(service string) serviceapi.ServiceSpec {
+	return serviceapi.ServiceSpec{
 		OpenStackRelease: "2025.2",
-		Image:            shared.ImageSpec{Repository: "registry.example.org/openstack/" + service, Tag: "2025.2"},
-		Database: shared.DatabaseSpec{
-			ClusterRef: &shared.LocalObjectRef{Name: "mariadb"},
+		Image:            serviceapi.ImageSpec{Repository: "registry.example.org/openstack/" + service, Tag: "2025.2"},
+		Database: serviceapi.DatabaseSpec{
+			ClusterRef: &serviceapi.LocalObjectRef{Name: "mariadb"},
 			Database:   service,
-			SecretRef:  shared.SecretKeyRef{Name: service + "-db"},
+			SecretRef:  serviceapi.SecretKeyRef{Name: service + "-db"},
 		},
-		Cache:            shared.CacheSpec{ClusterRef: &shared.LocalObjectRef{Name: "memcached"}},
+		Cache:            serviceapi.CacheSpec{ClusterRef: &serviceapi.LocalObjectRef{Name: "memcached"}},
 		KeystoneEndpoint: "http://keystone-api.openstack.svc:5000/v3",
-		ServiceUser:      shared.ServiceUserSpec{SecretRef: shared.SecretKeyRef{Name: service + "-service-user"}},
+		ServiceUser:      serviceapi.ServiceUserSpec{SecretRef: serviceapi.SecretKeyRef{Name: service + "-service-user"}},
 	}
 }
 
 // WebhookFilled sets on a bare service spec what the defaulting webhook
 // would fill that the controller tests rely on: a memcached cache with the
 // default backend and the service user of service in the Default domains.
-func WebhookFilled(s *shared.ServiceSpec, service string) {
-	s.Cache = shared.CacheSpec{Servers: []string{"memcached:11211"}, Backend: shared.DefaultCacheBackend}
+func WebhookFilled(s *serviceapi.ServiceSpec, service string) {
+	s.Cache = serviceapi.CacheSpec{Servers: []string{"memcached:11211"}, Backend: serviceapi.DefaultCacheBackend}
 	s.ServiceUser.Username, s.ServiceUser.ProjectName = service, "service"
 	s.ServiceUser.UserDomainName, s.ServiceUser.ProjectDomainName = "Default", "Default"
 }

@@ -9,7 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 // Kind is a typed accessor for one CR kind of an operator's suite: a
@@ -71,7 +71,9 @@ func Condition(obj client.Object, condType string) *metav1.Condition {
 // child; nil for any other object.
 func Conditions(obj client.Object) []metav1.Condition {
 	switch o := obj.(type) {
-	case interface{ ServiceStatus() *shared.ServiceStatus }:
+	case interface {
+		ServiceStatus() *serviceapi.ServiceStatus
+	}:
 		return o.ServiceStatus().Conditions
 	case interface{ ChildConditions() []metav1.Condition }:
 		return o.ChildConditions()

@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
 	"github.com/c5c3/openstack-operators/common/framework/targetcluster"
 )
@@ -114,7 +114,7 @@ func TargetInputs(t *testing.T, c client.Client, ns, cr, container string, secre
 	t.Helper()
 	ctx := context.Background()
 	Must(t, c.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}))
-	Must(t, SecretStore(ctx, c, "", shared.DefaultSecretStoreName, true))
+	Must(t, SecretStore(ctx, c, "", serviceapi.DefaultSecretStoreName, true))
 	for name, data := range secrets {
 		Must(t, c.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, StringData: data}))
 	}

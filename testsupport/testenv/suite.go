@@ -18,7 +18,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/lib/dialer"
 )
 
@@ -88,7 +88,7 @@ func (s *Suite) Inputs(t *testing.T, ns string, secrets map[string]map[string]st
 	t.Helper()
 	ctx := context.Background()
 	s.Eventually(t, "default store Ready", func() error {
-		return SecretStore(ctx, s.Client, "", shared.DefaultSecretStoreName, true)
+		return SecretStore(ctx, s.Client, "", serviceapi.DefaultSecretStoreName, true)
 	})
 	for name, data := range secrets {
 		s.Secret(t, ns, name, data)

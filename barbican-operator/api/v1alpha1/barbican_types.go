@@ -3,12 +3,12 @@ package v1alpha1
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 // BarbicanSpec is the desired state of an OpenStack Barbican key manager API.
 type BarbicanSpec struct {
-	shared.ServiceSpec `json:",inline"`
+	serviceapi.ServiceSpec `json:",inline"`
 	// APIServer tunes the uwsgi server of the API.
 	// +optional
 	APIServer *APIServerSpec `json:"apiServer,omitempty"`
@@ -21,20 +21,20 @@ type BarbicanSpec struct {
 	// +listType=map
 	// +listMapKey=name
 	// +optional
-	Middleware []shared.MiddlewareSpec `json:"middleware,omitempty"`
+	Middleware []serviceapi.MiddlewareSpec `json:"middleware,omitempty"`
 	// Plugins render INI sections below the operator's defaults.
 	// +kubebuilder:validation:MaxItems=32
 	// +listType=map
 	// +listMapKey=configSection
 	// +optional
-	Plugins []shared.PluginSpec `json:"plugins,omitempty"`
+	Plugins []serviceapi.PluginSpec `json:"plugins,omitempty"`
 }
 
 // APIServerSpec tunes the API process.
 type APIServerSpec struct {
 	// UWSGI tunes uwsgi.
 	// +optional
-	UWSGI *shared.UWSGISpec `json:"uwsgi,omitempty"`
+	UWSGI *serviceapi.UWSGISpec `json:"uwsgi,omitempty"`
 }
 
 // Rendering defaults of the clean CronJob.
@@ -97,7 +97,7 @@ func (d *DBCleanSpec) Suspended() bool { return d != nil && d.Suspend }
 
 // BarbicanStatus is the observed state of a Barbican.
 type BarbicanStatus struct {
-	shared.ServiceStatus `json:",inline"`
+	serviceapi.ServiceStatus `json:",inline"`
 	// ProjectedSecretStores are the sorted store names of the last valid
 	// projection; written on the valid path only.
 	// +listType=atomic

@@ -5,7 +5,7 @@
 package v1alpha1
 
 import (
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 )
@@ -15,7 +15,7 @@ func (in *APIServerSpec) DeepCopyInto(out *APIServerSpec) {
 	*out = *in
 	if in.UWSGI != nil {
 		in, out := &in.UWSGI, &out.UWSGI
-		*out = new(shared.UWSGISpec)
+		*out = new(serviceapi.UWSGISpec)
 		(*in).DeepCopyInto(*out)
 	}
 }
@@ -229,14 +229,14 @@ func (in *BarbicanSpec) DeepCopyInto(out *BarbicanSpec) {
 	}
 	if in.Middleware != nil {
 		in, out := &in.Middleware, &out.Middleware
-		*out = make([]shared.MiddlewareSpec, len(*in))
+		*out = make([]serviceapi.MiddlewareSpec, len(*in))
 		for i := range *in {
 			(*in)[i].DeepCopyInto(&(*out)[i])
 		}
 	}
 	if in.Plugins != nil {
 		in, out := &in.Plugins, &out.Plugins
-		*out = make([]shared.PluginSpec, len(*in))
+		*out = make([]serviceapi.PluginSpec, len(*in))
 		for i := range *in {
 			(*in)[i].DeepCopyInto(&(*out)[i])
 		}

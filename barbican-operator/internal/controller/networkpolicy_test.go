@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/conditions"
 )
 
@@ -51,7 +51,7 @@ func TestNetworkPolicyEgressFollowsTheRecordedStores(t *testing.T) {
 	ns := suite.Namespace(t)
 	inputs(t, ns)
 	b := newBarbican(ns, "barbican")
-	b.Spec.NetworkPolicy = &shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{{
+	b.Spec.NetworkPolicy = &serviceapi.NetworkPolicySpec{Ingress: []serviceapi.NetworkPolicyIngressSource{{
 		NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"kubernetes.io/metadata.name": "gateway"}},
 	}}}
 	_, srv := toReady(t, ns, b)
@@ -101,8 +101,8 @@ func TestMaxUserConnectionsFollowsTheTopology(t *testing.T) {
 	}
 	userConns(10) // (3 + 1) x 2 x 1 + 2
 	update(t, ns, "barbican", func(b *barbicanv1.Barbican) {
-		b.Spec.APIServer = &barbicanv1.APIServerSpec{UWSGI: &shared.UWSGISpec{Processes: 4, Threads: 2}}
-		b.Spec.Autoscaling = &shared.AutoscalingSpec{MaxReplicas: 6, TargetCPUUtilization: ptr(int32(80))}
+		b.Spec.APIServer = &barbicanv1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{Processes: 4, Threads: 2}}
+		b.Spec.Autoscaling = &serviceapi.AutoscalingSpec{MaxReplicas: 6, TargetCPUUtilization: ptr(int32(80))}
 	})
 	userConns(58) // (6 + 1) x 4 x 2 + 2
 }

@@ -12,7 +12,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/conditions"
 	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
@@ -27,8 +27,8 @@ func TestGatewayAndAutoscalingOnAndOff(t *testing.T) {
 	ns := suite.Namespace(t)
 	inputs(t, ns)
 	b := newBarbican(ns, "barbican")
-	b.Spec.Gateway = &shared.GatewaySpec{Hostname: "barbican.example.org", ParentRef: shared.GatewayParentRef{Name: "public", Namespace: "gateways"}}
-	b.Spec.Autoscaling = &shared.AutoscalingSpec{MaxReplicas: 5, TargetCPUUtilization: new(int32(70))}
+	b.Spec.Gateway = &serviceapi.GatewaySpec{Hostname: "barbican.example.org", ParentRef: serviceapi.GatewayParentRef{Name: "public", Namespace: "gateways"}}
+	b.Spec.Autoscaling = &serviceapi.AutoscalingSpec{MaxReplicas: 5, TargetCPUUtilization: new(int32(70))}
 	install(t, ns, b)
 	key := client.ObjectKey{Namespace: ns, Name: b.Name}
 	suite.Eventually(t, "route accepted", func() error { return testenv.RouteAccepted(ctx, k8s, key, true) })

@@ -9,7 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/conditions"
 	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
@@ -51,7 +51,7 @@ func TestSharedStepReasons(t *testing.T) {
 	brownfield(t, ns, "barbican", srv)
 	must(t, testenv.SecretStore(ctx, k8s, ns, "ns-store", false))
 	b := newBarbican(ns, "barbican")
-	b.Spec.SecretStoreRef = &shared.SecretStoreRef{Kind: shared.SecretStoreKind, Name: "ns-store"}
+	b.Spec.SecretStoreRef = &serviceapi.SecretStoreRef{Kind: serviceapi.SecretStoreKind, Name: "ns-store"}
 	must(t, k8s.Create(ctx, b))
 	probe := func(url string) func() { return func() { api.Set(ns, "barbican", url); poke(t, ns, "barbican") } }
 	walk(t, ns, "barbican", []struct {

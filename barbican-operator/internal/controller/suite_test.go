@@ -11,9 +11,9 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	barbican "github.com/c5c3/openstack-operators/barbican-operator"
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/controller"
-	"github.com/c5c3/openstack-operators/barbican-operator/internal/manager"
 	"github.com/c5c3/openstack-operators/testsupport/runsuite"
 	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
@@ -38,7 +38,7 @@ var (
 
 func TestMain(m *testing.M) {
 	crds := []string{filepath.Join("..", "..", "config", "crd"), filepath.Join("testdata", "crd")}
-	os.Exit(runsuite.Main(m, suite, crds, filepath.Join("..", "..", "config", "rbac", "role.yaml"), manager.Operator, operatorNamespace, api,
+	os.Exit(runsuite.Main(m, suite, crds, filepath.Join("..", "..", "config", "rbac", "role.yaml"), barbican.Operator, operatorNamespace, api,
 		func(r *controller.BarbicanReconciler, c *rest.Config) { reconciler, cfg, k8s = r, c, suite.Client }))
 }
 

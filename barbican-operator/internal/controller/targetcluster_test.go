@@ -16,7 +16,7 @@ import (
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/controller"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/fixture"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/conditions"
 	"github.com/c5c3/openstack-operators/common/framework/targetcluster"
 	"github.com/c5c3/openstack-operators/testsupport/openbao"
@@ -46,7 +46,7 @@ func TestTargetCluster(t *testing.T) {
 	must(t, err)
 	must(t, k8s.Create(ctx, fixture.BrownfieldStore(ns, "vault", "barbican", srv.URL, approleSecret, caSecret, true)))
 	b := newBarbican(ns, "barbican")
-	b.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "barbican-remote"}
+	b.Spec.TargetClusterRef = &serviceapi.TargetClusterRef{Name: "barbican-remote"}
 	must(t, k8s.Create(ctx, b))
 	got := waitCondition(t, ns, b.Name, conditions.TypeSecretsReady, metav1.ConditionFalse, conditions.ReasonTargetClusterUnavailable)
 	if len(got.Finalizers) != 0 {
@@ -151,7 +151,7 @@ func managedOnTarget(t *testing.T, remote client.Client) {
 	must(t, remote.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}))
 	inst := managedInstance(t, ns, "bao", 0)
 	b := newBarbican(ns, "barbican")
-	b.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "barbican-remote"}
+	b.Spec.TargetClusterRef = &serviceapi.TargetClusterRef{Name: "barbican-remote"}
 	must(t, k8s.Create(ctx, b))
 	must(t, k8s.Create(ctx, fixture.ManagedStore(ns, "vault", b.Name, inst.name, true)))
 

@@ -8,8 +8,8 @@ import (
 	"flag"
 	"testing"
 
+	barbican "github.com/c5c3/openstack-operators/barbican-operator"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/controller"
-	"github.com/c5c3/openstack-operators/barbican-operator/internal/manager"
 	"github.com/c5c3/openstack-operators/common/framework/bootstrap"
 	"github.com/c5c3/openstack-operators/testsupport/docscheck"
 )
@@ -29,7 +29,7 @@ func TestDocs(t *testing.T) {
 		// common/framework/upgrade is not among them.
 		ReasonDirs: []string{"common/framework/conditions", "common/lib/release", "barbican-operator/api/v1alpha1"},
 		EventDirs:  []string{"barbican-operator/internal/controller", "common/framework/service", "common/framework/finalize"},
-		BindFlags:  func(fs *flag.FlagSet) { bootstrap.BindFlags(fs, manager.Operator.Profile, manager.Operator.Group) },
+		BindFlags:  func(fs *flag.FlagSet) { bootstrap.BindFlags(fs, barbican.Operator.Profile, barbican.Operator.Group) },
 		Pipeline:   controller.Pipeline,
 		RBACDirs:   []string{"barbican-operator", "common/framework/rbac"},
 		Role:       "barbican-operator/config/rbac/role.yaml",

@@ -2,7 +2,7 @@ package render
 
 import (
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/lib/workload"
 )
 
@@ -20,7 +20,7 @@ func Argv(b *barbicanv1.Barbican) []string {
 }
 
 // uwsgiSpec is spec.apiServer.uwsgi, nil when unset (the defaults apply).
-func uwsgiSpec(b *barbicanv1.Barbican) *shared.UWSGISpec {
+func uwsgiSpec(b *barbicanv1.Barbican) *serviceapi.UWSGISpec {
 	if b.Spec.APIServer == nil {
 		return nil
 	}

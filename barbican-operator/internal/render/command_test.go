@@ -6,11 +6,11 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/lib/workload"
 )
 
-func withUWSGI(u *shared.UWSGISpec) *barbicanv1.Barbican {
+func withUWSGI(u *serviceapi.UWSGISpec) *barbicanv1.Barbican {
 	b := minimal()
 	b.Spec.APIServer = &barbicanv1.APIServerSpec{UWSGI: u}
 	return b
@@ -35,13 +35,13 @@ func TestArgv(t *testing.T) {
 		{"empty apiServer", "", &barbicanv1.Barbican{Spec: barbicanv1.BarbicanSpec{APIServer: &barbicanv1.APIServerSpec{}}},
 			cat(head, []string{"--http-keepalive"}, mid("2", "1"), shutdown)},
 		{"keep-alive timeout and harakiri", "tuned",
-			withUWSGI(&shared.UWSGISpec{Processes: 4, Threads: 2, HTTPKeepAlive: new(true), HTTPKeepAliveTimeout: new(int32(30)), Harakiri: new(int32(20))}),
+			withUWSGI(&serviceapi.UWSGISpec{Processes: 4, Threads: 2, HTTPKeepAlive: new(true), HTTPKeepAliveTimeout: new(int32(30)), Harakiri: new(int32(20))}),
 			cat(head, []string{"--http-keepalive=30"}, mid("4", "2"), []string{"--harakiri", "20"}, shutdown)},
 		{"keep-alive off drops both flags", "keepalive-off",
-			withUWSGI(&shared.UWSGISpec{HTTPKeepAlive: new(false), Harakiri: new(int32(45))}),
+			withUWSGI(&serviceapi.UWSGISpec{HTTPKeepAlive: new(false), Harakiri: new(int32(45))}),
 			cat(head, mid("2", "1"), []string{"--harakiri", "45"}, shutdown)},
 		{"non-positive values dropped", "",
-			withUWSGI(&shared.UWSGISpec{Processes: -1, HTTPKeepAliveTimeout: new(int32(0)), Harakiri: new(int32(-1))}),
+			withUWSGI(&serviceapi.UWSGISpec{Processes: -1, HTTPKeepAliveTimeout: new(int32(0)), Harakiri: new(int32(-1))}),
 			cat(head, []string{"--http-keepalive"}, mid("2", "1"), shutdown)},
 	}
 	for _, tc := range cases {

@@ -9,7 +9,7 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/lib/osconfig"
 )
 
@@ -89,7 +89,7 @@ func TestConfigRefusesRejectedKeys(t *testing.T) {
 		extra := minimal()
 		extra.Spec.ExtraConfig = map[string]map[string]string{sk[0]: {sk[1]: value}}
 		plugin := minimal()
-		plugin.Spec.Plugins = []shared.PluginSpec{{Name: "p", ConfigSection: sk[0], Config: map[string]string{sk[1]: value}}}
+		plugin.Spec.Plugins = []serviceapi.PluginSpec{{Name: "p", ConfigSection: sk[0], Config: map[string]string{sk[1]: value}}}
 		for what, b := range map[string]*barbicanv1.Barbican{"extraConfig": extra, "plugins": plugin} {
 			data, err := render.ConfigData(b, []render.Store{managedStore()}, nil, hostHref(b))
 			if err == nil {
@@ -114,7 +114,7 @@ func TestConfigErrors(t *testing.T) {
 		t.Errorf("no store: data %v, err %v", data, err)
 	}
 	b = minimal()
-	b.Spec.Middleware = []shared.MiddlewareSpec{{Name: "authtoken", FilterFactory: "a:b", Position: shared.MiddlewareAfter}}
+	b.Spec.Middleware = []serviceapi.MiddlewareSpec{{Name: "authtoken", FilterFactory: "a:b", Position: serviceapi.MiddlewareAfter}}
 	if data, err := render.ConfigData(b, []render.Store{managedStore()}, nil, hostHref(b)); err == nil || data != nil {
 		t.Errorf("colliding middleware: data %v, err %v", data, err)
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/lib/ini"
 	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
@@ -85,8 +85,8 @@ func FuzzConfigData(f *testing.F) {
 	f.Fuzz(func(t *testing.T, section, key, value, roleID, extraOption, mwValue, pluginValue string) {
 		b := minimal()
 		b.Spec.ExtraConfig = map[string]map[string]string{section: {key: value}}
-		b.Spec.Middleware = []shared.MiddlewareSpec{{Name: "m", FilterFactory: "a:b", Position: shared.MiddlewareAfter, Config: map[string]string{"k": mwValue}}}
-		b.Spec.Plugins = []shared.PluginSpec{{Name: "p", ConfigSection: "profiler", Config: map[string]string{"trace": pluginValue}}}
+		b.Spec.Middleware = []serviceapi.MiddlewareSpec{{Name: "m", FilterFactory: "a:b", Position: serviceapi.MiddlewareAfter, Config: map[string]string{"k": mwValue}}}
+		b.Spec.Plugins = []serviceapi.PluginSpec{{Name: "p", ConfigSection: "profiler", Config: map[string]string{"trace": pluginValue}}}
 		store := managedStore()
 		store.RoleID = roleID
 		store.ExtraOptions = map[string]string{"timeout": extraOption}

@@ -8,7 +8,7 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/lib/ini"
 	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
@@ -132,29 +132,29 @@ func TestPasteMiddlewareConfig(t *testing.T) {
 }
 
 func TestPasteRefusesMiddleware(t *testing.T) {
-	mw := func(name, position string) shared.MiddlewareSpec {
-		return shared.MiddlewareSpec{Name: name, FilterFactory: "a:b", Position: position}
+	mw := func(name, position string) serviceapi.MiddlewareSpec {
+		return serviceapi.MiddlewareSpec{Name: name, FilterFactory: "a:b", Position: position}
 	}
 	cases := []struct {
 		name string
 		rel  string
-		mws  []shared.MiddlewareSpec
+		mws  []serviceapi.MiddlewareSpec
 	}{
-		{"base filter", "2025.2", []shared.MiddlewareSpec{mw("authtoken", shared.MiddlewareBefore)}},
-		{"shipped unused filter", "2025.2", []shared.MiddlewareSpec{mw("audit", shared.MiddlewareAfter)}},
-		{"app name", "2025.2", []shared.MiddlewareSpec{mw("apiapp", shared.MiddlewareAfter)}},
-		{"healthcheck", "2026.1", []shared.MiddlewareSpec{mw("healthcheck", shared.MiddlewareAfter)}},
-		{"pipeline name", "2025.2", []shared.MiddlewareSpec{mw("barbican-api-keystone", shared.MiddlewareAfter)}},
-		{"composite name", "2025.2", []shared.MiddlewareSpec{mw("main", shared.MiddlewareAfter)}},
-		{"profile below 2026.1", "2025.2", []shared.MiddlewareSpec{mw("profile", shared.MiddlewareAfter)}},
-		{"request_id from 2026.1", "2026.1", []shared.MiddlewareSpec{mw("request_id", shared.MiddlewareBefore)}},
-		{"listed twice", "2025.2", []shared.MiddlewareSpec{mw("x", shared.MiddlewareBefore), mw("x", shared.MiddlewareAfter)}},
-		{"bad name", "2025.2", []shared.MiddlewareSpec{mw("two words", shared.MiddlewareAfter)}},
-		{"bad position", "2025.2", []shared.MiddlewareSpec{mw("x", "middle")}},
-		{"no factory", "2025.2", []shared.MiddlewareSpec{{Name: "x", Position: shared.MiddlewareAfter}}},
-		{"use key", "2025.2", []shared.MiddlewareSpec{{Name: "x", FilterFactory: "a:b", Position: shared.MiddlewareAfter, Config: map[string]string{"use": "egg:x"}}}},
-		{"paste key", "2025.2", []shared.MiddlewareSpec{{Name: "x", FilterFactory: "a:b", Position: shared.MiddlewareAfter, Config: map[string]string{"paste.filter_factory": "x:y"}}}},
-		{"LF in a value", "2025.2", []shared.MiddlewareSpec{{Name: "x", FilterFactory: "a:b", Position: shared.MiddlewareAfter, Config: map[string]string{"k": "a\nb"}}}},
+		{"base filter", "2025.2", []serviceapi.MiddlewareSpec{mw("authtoken", serviceapi.MiddlewareBefore)}},
+		{"shipped unused filter", "2025.2", []serviceapi.MiddlewareSpec{mw("audit", serviceapi.MiddlewareAfter)}},
+		{"app name", "2025.2", []serviceapi.MiddlewareSpec{mw("apiapp", serviceapi.MiddlewareAfter)}},
+		{"healthcheck", "2026.1", []serviceapi.MiddlewareSpec{mw("healthcheck", serviceapi.MiddlewareAfter)}},
+		{"pipeline name", "2025.2", []serviceapi.MiddlewareSpec{mw("barbican-api-keystone", serviceapi.MiddlewareAfter)}},
+		{"composite name", "2025.2", []serviceapi.MiddlewareSpec{mw("main", serviceapi.MiddlewareAfter)}},
+		{"profile below 2026.1", "2025.2", []serviceapi.MiddlewareSpec{mw("profile", serviceapi.MiddlewareAfter)}},
+		{"request_id from 2026.1", "2026.1", []serviceapi.MiddlewareSpec{mw("request_id", serviceapi.MiddlewareBefore)}},
+		{"listed twice", "2025.2", []serviceapi.MiddlewareSpec{mw("x", serviceapi.MiddlewareBefore), mw("x", serviceapi.MiddlewareAfter)}},
+		{"bad name", "2025.2", []serviceapi.MiddlewareSpec{mw("two words", serviceapi.MiddlewareAfter)}},
+		{"bad position", "2025.2", []serviceapi.MiddlewareSpec{mw("x", "middle")}},
+		{"no factory", "2025.2", []serviceapi.MiddlewareSpec{{Name: "x", Position: serviceapi.MiddlewareAfter}}},
+		{"use key", "2025.2", []serviceapi.MiddlewareSpec{{Name: "x", FilterFactory: "a:b", Position: serviceapi.MiddlewareAfter, Config: map[string]string{"use": "egg:x"}}}},
+		{"paste key", "2025.2", []serviceapi.MiddlewareSpec{{Name: "x", FilterFactory: "a:b", Position: serviceapi.MiddlewareAfter, Config: map[string]string{"paste.filter_factory": "x:y"}}}},
+		{"LF in a value", "2025.2", []serviceapi.MiddlewareSpec{{Name: "x", FilterFactory: "a:b", Position: serviceapi.MiddlewareAfter, Config: map[string]string{"k": "a\nb"}}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -170,7 +170,7 @@ func TestPasteRefusesMiddleware(t *testing.T) {
 	for _, ok := range []struct{ name, rel string }{{"request_id", "2025.2"}, {"profile", "2026.1"}} {
 		b := minimal()
 		b.Spec.OpenStackRelease = ok.rel
-		b.Spec.Middleware = []shared.MiddlewareSpec{mw(ok.name, shared.MiddlewareBefore)}
+		b.Spec.Middleware = []serviceapi.MiddlewareSpec{mw(ok.name, serviceapi.MiddlewareBefore)}
 		if _, err := render.PasteINI(b); err != nil {
 			t.Errorf("%s at %s refused: %v", ok.name, ok.rel, err)
 		}

@@ -16,7 +16,7 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/lib/ini"
 	"github.com/c5c3/openstack-operators/common/lib/osconfig"
 	"github.com/c5c3/openstack-operators/testsupport/testenv"
@@ -38,21 +38,21 @@ func minimal() *barbicanv1.Barbican {
 	b := &barbicanv1.Barbican{ObjectMeta: metav1.ObjectMeta{Name: "barbican", Namespace: "openstack"}}
 	s := &b.Spec
 	s.OpenStackRelease = "2025.2"
-	s.Image = shared.ImageSpec{Repository: "registry.example.org/openstack/barbican", Tag: "2025.2"}
-	s.Deployment = &shared.DeploymentSpec{
+	s.Image = serviceapi.ImageSpec{Repository: "registry.example.org/openstack/barbican", Tag: "2025.2"}
+	s.Deployment = &serviceapi.DeploymentSpec{
 		Replicas: 3,
 		Resources: corev1.ResourceRequirements{
 			Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("256Mi")},
 			Limits:   corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m"), corev1.ResourceMemory: resource.MustParse("512Mi")},
 		},
 	}
-	s.Database = shared.DatabaseSpec{ClusterRef: &shared.LocalObjectRef{Name: "mariadb"}, Database: "barbican",
-		SecretRef: shared.SecretKeyRef{Name: "barbican-db"}}
-	s.Cache = shared.CacheSpec{ClusterRef: &shared.LocalObjectRef{Name: "memcached"}, Backend: shared.DefaultCacheBackend}
+	s.Database = serviceapi.DatabaseSpec{ClusterRef: &serviceapi.LocalObjectRef{Name: "mariadb"}, Database: "barbican",
+		SecretRef: serviceapi.SecretKeyRef{Name: "barbican-db"}}
+	s.Cache = serviceapi.CacheSpec{ClusterRef: &serviceapi.LocalObjectRef{Name: "memcached"}, Backend: serviceapi.DefaultCacheBackend}
 	s.KeystoneEndpoint = "http://keystone.openstack.svc:5000/v3"
-	s.ServiceUser = shared.ServiceUserSpec{Username: "barbican", ProjectName: "service", UserDomainName: "Default",
-		ProjectDomainName: "Default", SecretRef: shared.SecretKeyRef{Name: "barbican-keystone", Key: "password"}}
-	s.Logging = &shared.LoggingSpec{Format: shared.LogFormatText, Level: "INFO", Debug: new(false)}
+	s.ServiceUser = serviceapi.ServiceUserSpec{Username: "barbican", ProjectName: "service", UserDomainName: "Default",
+		ProjectDomainName: "Default", SecretRef: serviceapi.SecretKeyRef{Name: "barbican-keystone", Key: "password"}}
+	s.Logging = &serviceapi.LoggingSpec{Format: serviceapi.LogFormatText, Level: "INFO", Debug: new(false)}
 	return b
 }
 
@@ -67,12 +67,12 @@ func managedStore() render.Store {
 // non-default store, middleware on both sides and an external database.
 func brownfield() *barbicanv1.Barbican {
 	b := minimal()
-	b.Spec.Database = shared.DatabaseSpec{Host: "db.example.org", Port: 3307, Database: "barbican",
-		SecretRef: shared.SecretKeyRef{Name: "barbican-db"}}
-	b.Spec.Cache = shared.CacheSpec{Servers: []string{"mc-0.example.org:11211", "mc-1.example.org:11212"}, Backend: shared.DefaultCacheBackend}
-	b.Spec.Middleware = []shared.MiddlewareSpec{
-		{Name: "sizelimit", FilterFactory: "oslo_middleware:RequestBodySizeLimiter.factory", Position: shared.MiddlewareBefore},
-		{Name: "audit_v2", FilterFactory: "keystonemiddleware.audit:filter_factory", Position: shared.MiddlewareAfter,
+	b.Spec.Database = serviceapi.DatabaseSpec{Host: "db.example.org", Port: 3307, Database: "barbican",
+		SecretRef: serviceapi.SecretKeyRef{Name: "barbican-db"}}
+	b.Spec.Cache = serviceapi.CacheSpec{Servers: []string{"mc-0.example.org:11211", "mc-1.example.org:11212"}, Backend: serviceapi.DefaultCacheBackend}
+	b.Spec.Middleware = []serviceapi.MiddlewareSpec{
+		{Name: "sizelimit", FilterFactory: "oslo_middleware:RequestBodySizeLimiter.factory", Position: serviceapi.MiddlewareBefore},
+		{Name: "audit_v2", FilterFactory: "keystonemiddleware.audit:filter_factory", Position: serviceapi.MiddlewareAfter,
 			Config: map[string]string{"audit_map_file": "/etc/barbican/audit.conf"}},
 	}
 	return b
@@ -98,24 +98,24 @@ func full() *barbicanv1.Barbican {
 	b := minimal()
 	s := &b.Spec
 	s.OpenStackRelease = "2026.1"
-	s.Image = shared.ImageSpec{Repository: "registry.example.org/openstack/barbican", Digest: "sha256:" + strings.Repeat("ab", 32)}
+	s.Image = serviceapi.ImageSpec{Repository: "registry.example.org/openstack/barbican", Digest: "sha256:" + strings.Repeat("ab", 32)}
 	s.Region = "RegionTwo"
 	s.KeystonePublicEndpoint = "https://keystone.example.org/v3"
-	s.Gateway = &shared.GatewaySpec{Hostname: "key-manager.example.org", ParentRef: shared.GatewayParentRef{Name: "public"}}
-	s.APIServer = &barbicanv1.APIServerSpec{UWSGI: &shared.UWSGISpec{
+	s.Gateway = &serviceapi.GatewaySpec{Hostname: "key-manager.example.org", ParentRef: serviceapi.GatewayParentRef{Name: "public"}}
+	s.APIServer = &barbicanv1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{
 		Processes: 4, Threads: 2, HTTPKeepAlive: new(true), HTTPKeepAliveTimeout: new(int32(30)), Harakiri: new(int32(20)),
 	}}
-	s.Database.TLS = &shared.DatabaseTLS{Mode: shared.TLSVerifyFull,
-		CABundleSecretRef: &shared.SecretKeyRef{Name: "db-ca"}, ClientCertSecretRef: &shared.SecretKeyRef{Name: "db-client"}}
-	s.Autoscaling = &shared.AutoscalingSpec{MinReplicas: new(int32(2)), MaxReplicas: 6, TargetCPUUtilization: new(int32(70))}
-	s.PolicyOverrides = &shared.PolicyOverrides{Rules: map[string]string{"secrets:get": "role:admin", "orders:post": "role:admin or role:creator"}}
-	s.Middleware = []shared.MiddlewareSpec{
-		{Name: "audit_v2", FilterFactory: "keystonemiddleware.audit:filter_factory", Position: shared.MiddlewareAfter,
+	s.Database.TLS = &serviceapi.DatabaseTLS{Mode: serviceapi.TLSVerifyFull,
+		CABundleSecretRef: &serviceapi.SecretKeyRef{Name: "db-ca"}, ClientCertSecretRef: &serviceapi.SecretKeyRef{Name: "db-client"}}
+	s.Autoscaling = &serviceapi.AutoscalingSpec{MinReplicas: new(int32(2)), MaxReplicas: 6, TargetCPUUtilization: new(int32(70))}
+	s.PolicyOverrides = &serviceapi.PolicyOverrides{Rules: map[string]string{"secrets:get": "role:admin", "orders:post": "role:admin or role:creator"}}
+	s.Middleware = []serviceapi.MiddlewareSpec{
+		{Name: "audit_v2", FilterFactory: "keystonemiddleware.audit:filter_factory", Position: serviceapi.MiddlewareAfter,
 			Config: map[string]string{"log_format": "%(asctime)s 100%"}},
-		{Name: "sizelimit", FilterFactory: "oslo_middleware:RequestBodySizeLimiter.factory", Position: shared.MiddlewareBefore},
-		{Name: "debug_headers", FilterFactory: "example.debug:Filter.factory", Position: shared.MiddlewareBefore},
+		{Name: "sizelimit", FilterFactory: "oslo_middleware:RequestBodySizeLimiter.factory", Position: serviceapi.MiddlewareBefore},
+		{Name: "debug_headers", FilterFactory: "example.debug:Filter.factory", Position: serviceapi.MiddlewareBefore},
 	}
-	s.Plugins = []shared.PluginSpec{
+	s.Plugins = []serviceapi.PluginSpec{
 		{Name: "profiler", ConfigSection: "profiler", Config: map[string]string{"enabled": "true", "trace_sqlalchemy": "false"}},
 		{Name: "queue tuning", ConfigSection: "queue", Config: map[string]string{"enable": "true", "asynchronous_workers": "2"}},
 	}

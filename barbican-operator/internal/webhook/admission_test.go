@@ -14,7 +14,7 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/catalog"
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
 
@@ -31,9 +31,9 @@ var barbicanKind = at.Kind[*barbicanv1.Barbican]{
 	GVK:     barbicanv1.GroupVersion.WithKind("Barbican"),
 	New:     func(name string) *barbicanv1.Barbican { return newBarbican(at.Namespace, name) },
 	Target: func(b *barbicanv1.Barbican) at.Target {
-		return at.Target{Spec: &b.Spec.ServiceSpec, UWSGI: func() *shared.UWSGISpec {
+		return at.Target{Spec: &b.Spec.ServiceSpec, UWSGI: func() *serviceapi.UWSGISpec {
 			b.Spec.APIServer = cmp.Or(b.Spec.APIServer, &barbicanv1.APIServerSpec{})
-			b.Spec.APIServer.UWSGI = cmp.Or(b.Spec.APIServer.UWSGI, &shared.UWSGISpec{})
+			b.Spec.APIServer.UWSGI = cmp.Or(b.Spec.APIServer.UWSGI, &serviceapi.UWSGISpec{})
 			return b.Spec.APIServer.UWSGI
 		}}
 	},
@@ -98,9 +98,9 @@ func barbicanRefusals() []at.Refusal[*barbicanv1.Barbican] {
 	}
 	cases := []at.Refusal[*barbicanv1.Barbican]{
 		r("gateway hostname CR LF", "V", func(b *barbicanv1.Barbican) {
-			b.Spec.Gateway = &shared.GatewaySpec{Hostname: "kms.example.org\r\n", ParentRef: shared.GatewayParentRef{Name: "gw"}}
+			b.Spec.Gateway = &serviceapi.GatewaySpec{Hostname: "kms.example.org\r\n", ParentRef: serviceapi.GatewayParentRef{Name: "gw"}}
 		}, "spec.gateway.hostname", "must not contain CR or LF"),
-		r("uwsgi processes below 1", "S", withUWSGI(shared.UWSGISpec{Processes: -1}), "spec.apiServer.uwsgi.processes"),
+		r("uwsgi processes below 1", "S", withUWSGI(serviceapi.UWSGISpec{Processes: -1}), "spec.apiServer.uwsgi.processes"),
 		r("retentionDays below 1", "S", withDBClean(barbicanv1.DBCleanSpec{RetentionDays: new(int32(0))}), "spec.dbClean.retentionDays"),
 		r("schedule with six fields", "V", withDBClean(barbicanv1.DBCleanSpec{Schedule: "0 1 0 * * *"}),
 			"spec.dbClean.schedule", "must be standard cron", "has 6 fields"),
@@ -120,13 +120,13 @@ func barbicanRefusals() []at.Refusal[*barbicanv1.Barbican] {
 		r("extraConfig CR LF in a store's section", "V", extra("secretstore:vault", "k", "v\n[DEFAULT]"),
 			"spec.extraConfig[secretstore:vault][k]", "value must not contain CR or LF"),
 		r("plugin sets the service password", "V", func(b *barbicanv1.Barbican) {
-			b.Spec.Plugins = []shared.PluginSpec{{ConfigSection: "keystone_authtoken", Config: map[string]string{"password": at.Secret}}}
+			b.Spec.Plugins = []serviceapi.PluginSpec{{ConfigSection: "keystone_authtoken", Config: map[string]string{"password": at.Secret}}}
 		}, "spec.plugins[0].config[password]", "cannot be set by a plugin"),
 		r("plugin value CR LF", "V", func(b *barbicanv1.Barbican) {
-			b.Spec.Plugins = []shared.PluginSpec{{ConfigSection: "p11_crypto_plugin", Config: map[string]string{"slot_id": "1\n"}}}
+			b.Spec.Plugins = []serviceapi.PluginSpec{{ConfigSection: "p11_crypto_plugin", Config: map[string]string{"slot_id": "1\n"}}}
 		}, "spec.plugins[0].config[slot_id]", "value must not contain CR or LF"),
 		r("middleware value CR LF", "V", func(b *barbicanv1.Barbican) {
-			b.Spec.Middleware = []shared.MiddlewareSpec{{Name: "audit", FilterFactory: "a:b", Position: shared.MiddlewareBefore,
+			b.Spec.Middleware = []serviceapi.MiddlewareSpec{{Name: "audit", FilterFactory: "a:b", Position: serviceapi.MiddlewareBefore,
 				Config: map[string]string{"k": "v\r"}}}
 		}, "spec.middleware[0].config[k]", "value must not contain CR or LF"),
 	}
@@ -213,8 +213,8 @@ func TestBarbicanUpdateRules(t *testing.T) {
 // as an empty value failing its pattern.
 func TestRefusesMissingRequiredBarbicanField(t *testing.T) {
 	withBlocks := func(b *barbicanv1.Barbican) {
-		b.Spec.Middleware = []shared.MiddlewareSpec{{Name: "m", FilterFactory: "a:b", Position: shared.MiddlewareAfter}}
-		b.Spec.Plugins = []shared.PluginSpec{{ConfigSection: "my_plugin"}}
+		b.Spec.Middleware = []serviceapi.MiddlewareSpec{{Name: "m", FilterFactory: "a:b", Position: serviceapi.MiddlewareAfter}}
+		b.Spec.Plugins = []serviceapi.PluginSpec{{ConfigSection: "my_plugin"}}
 	}
 	cases := barbicanKind.ServiceMissing()
 	for _, drop := range [][]string{

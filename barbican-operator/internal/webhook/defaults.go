@@ -6,7 +6,7 @@ package webhook
 
 import (
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/admit"
 )
 
@@ -31,7 +31,7 @@ func Apply(b *barbicanv1.Barbican) {
 }
 
 // uwsgi is spec.apiServer.uwsgi, nil when either block is absent.
-func uwsgi(b *barbicanv1.Barbican) *shared.UWSGISpec {
+func uwsgi(b *barbicanv1.Barbican) *serviceapi.UWSGISpec {
 	if b.Spec.APIServer == nil {
 		return nil
 	}

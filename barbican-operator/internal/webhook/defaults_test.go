@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
 
@@ -17,7 +17,7 @@ import (
 // bare Barbican that has a uwsgi block.
 func TestDefaultEachField(t *testing.T) {
 	b := bare()
-	b.Spec.APIServer = &barbicanv1.APIServerSpec{UWSGI: &shared.UWSGISpec{}}
+	b.Spec.APIServer = &barbicanv1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{}}
 	if err := Defaulter.Default(context.Background(), b); err != nil {
 		t.Fatal(err)
 	}
@@ -63,12 +63,12 @@ func TestDefaultLeavesRenderTimeBlocks(t *testing.T) {
 
 func TestDefaultKeepsWrittenValues(t *testing.T) {
 	b := bare()
-	b.Spec.Deployment = &shared.DeploymentSpec{Replicas: 1, Resources: corev1.ResourceRequirements{
+	b.Spec.Deployment = &serviceapi.DeploymentSpec{Replicas: 1, Resources: corev1.ResourceRequirements{
 		Limits: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("2Gi")}}}
 	b.Spec.Cache.Backend = "oslo_cache.memcache_pool"
-	b.Spec.Logging = &shared.LoggingSpec{Level: "DEBUG", Debug: new(true)}
+	b.Spec.Logging = &serviceapi.LoggingSpec{Level: "DEBUG", Debug: new(true)}
 	b.Spec.ServiceUser.Username, b.Spec.ServiceUser.SecretRef.Key = "key-manager", "pw"
-	b.Spec.APIServer = &barbicanv1.APIServerSpec{UWSGI: &shared.UWSGISpec{Threads: 4, HTTPKeepAlive: new(false)}}
+	b.Spec.APIServer = &barbicanv1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{Threads: 4, HTTPKeepAlive: new(false)}}
 	Apply(b)
 	s := b.Spec
 	if s.Deployment.Replicas != 1 || len(s.Deployment.Resources.Requests) != 0 || len(s.Deployment.Resources.Limits) != 1 ||

@@ -14,7 +14,7 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 // The fuzzed objects are shaped as the API server hands them over: decoded
@@ -88,12 +88,12 @@ func checkBarbican(t *testing.T, in barbicanInput) bool {
 	fuzzOnce.Do(func() { fuzzValidator = barbicanValidator(t, nil) })
 	b := valid()
 	b.Spec.Region = in.region
-	b.Spec.Gateway = &shared.GatewaySpec{Hostname: in.hostname, ParentRef: shared.GatewayParentRef{Name: "gw"}}
-	b.Spec.Cache = shared.CacheSpec{Servers: []string{in.server}, Backend: shared.DefaultCacheBackend}
-	b.Spec.Logging.PerLoggerLevels = map[string]shared.LogLevel{in.logger: "INFO"}
+	b.Spec.Gateway = &serviceapi.GatewaySpec{Hostname: in.hostname, ParentRef: serviceapi.GatewayParentRef{Name: "gw"}}
+	b.Spec.Cache = serviceapi.CacheSpec{Servers: []string{in.server}, Backend: serviceapi.DefaultCacheBackend}
+	b.Spec.Logging.PerLoggerLevels = map[string]serviceapi.LogLevel{in.logger: "INFO"}
 	b.Spec.ExtraConfig = map[string]map[string]string{in.section: {in.key: in.value}}
-	b.Spec.Plugins = []shared.PluginSpec{{ConfigSection: in.plugSection, Config: map[string]string{in.plugKey: in.plugValue}}}
-	b.Spec.Middleware = []shared.MiddlewareSpec{{Name: "m", FilterFactory: "a:b", Position: shared.MiddlewareAfter,
+	b.Spec.Plugins = []serviceapi.PluginSpec{{ConfigSection: in.plugSection, Config: map[string]string{in.plugKey: in.plugValue}}}
+	b.Spec.Middleware = []serviceapi.MiddlewareSpec{{Name: "m", FilterFactory: "a:b", Position: serviceapi.MiddlewareAfter,
 		Config: map[string]string{in.mwKey: in.mwValue}}}
 	b.Spec.DBClean = &barbicanv1.DBCleanSpec{Schedule: in.schedule, RetentionDays: new(in.retention)}
 	b = throughJSON(t, b)

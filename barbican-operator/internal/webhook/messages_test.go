@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
 
@@ -32,11 +32,11 @@ func TestValidatorAnswersAreASCII(t *testing.T) {
 	nonASCII := valid()
 	nonASCII.Name = "barbican-with-a-name-well-beyond-the-bound-of-43" // names are DNS-1123
 	nonASCII.Spec.Region = "R\u00e9gion\n"
-	nonASCII.Spec.Gateway = &shared.GatewaySpec{Hostname: "k\u00e9y\r", ParentRef: shared.GatewayParentRef{Name: "gw"}}
+	nonASCII.Spec.Gateway = &serviceapi.GatewaySpec{Hostname: "k\u00e9y\r", ParentRef: serviceapi.GatewayParentRef{Name: "gw"}}
 	nonASCII.Spec.Database.ClusterRef, nonASCII.Spec.Database.Host = nil, "d\u00e9"
 	nonASCII.Spec.DBClean = &barbicanv1.DBCleanSpec{Schedule: "\u00e9 * * * *"}
 	nonASCII.Spec.ExtraConfig = map[string]map[string]string{"\u00e9": {"\u00e9": "\u00e9\n"}, "DEFAULT": {"logdir": "\u00e9"}}
-	nonASCII.Spec.Plugins = []shared.PluginSpec{{ConfigSection: "p", Config: map[string]string{"\u00e9\n": "\u00e9\n"}}}
+	nonASCII.Spec.Plugins = []serviceapi.PluginSpec{{ConfigSection: "p", Config: map[string]string{"\u00e9\n": "\u00e9\n"}}}
 	check("non-ASCII everywhere", nonASCII, nil)
 	old := valid()
 	lowered := valid()

@@ -10,7 +10,7 @@ import (
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/render"
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/admit"
 	"github.com/c5c3/openstack-operators/common/lib/validation"
 )
@@ -29,7 +29,7 @@ func nameLength(name string) field.ErrorList {
 
 // gatewayHostname refuses CR or LF in spec.gateway.hostname: it is written
 // verbatim into [DEFAULT] host_href as https://<hostname>.
-func gatewayHostname(p *field.Path, g *shared.GatewaySpec) field.ErrorList {
+func gatewayHostname(p *field.Path, g *serviceapi.GatewaySpec) field.ErrorList {
 	if g == nil {
 		return nil
 	}
@@ -56,7 +56,7 @@ func dbClean(p *field.Path, d *barbicanv1.DBCleanSpec) field.ErrorList {
 // pluginConfig holds spec.plugins to the guards of extraConfig: a plugin's
 // section is written verbatim below the operator's keys, so a CR/LF or a
 // refused credential key does the same harm there.
-func pluginConfig(p *field.Path, plugins []shared.PluginSpec) field.ErrorList {
+func pluginConfig(p *field.Path, plugins []serviceapi.PluginSpec) field.ErrorList {
 	var errs field.ErrorList
 	for i, pl := range plugins {
 		refused := func(key string) string {
@@ -72,7 +72,7 @@ func pluginConfig(p *field.Path, plugins []shared.PluginSpec) field.ErrorList {
 
 // middlewareConfig refuses what would break a [filter:<name>] section of
 // the paste file, which is written verbatim.
-func middlewareConfig(p *field.Path, mws []shared.MiddlewareSpec) field.ErrorList {
+func middlewareConfig(p *field.Path, mws []serviceapi.MiddlewareSpec) field.ErrorList {
 	var errs field.ErrorList
 	for i, m := range mws {
 		errs = append(errs, verbatimEntries(p.Index(i).Child("config"), m.Config, nil)...)

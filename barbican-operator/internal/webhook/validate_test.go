@@ -17,11 +17,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
 
-func withUWSGI(u shared.UWSGISpec) func(b *barbicanv1.Barbican) {
+func withUWSGI(u serviceapi.UWSGISpec) func(b *barbicanv1.Barbican) {
 	return func(b *barbicanv1.Barbican) { b.Spec.APIServer = &barbicanv1.APIServerSpec{UWSGI: &u} }
 }
 
@@ -59,14 +59,14 @@ var barbicanRules = []struct {
 	}, errsOf(at.Invalid("spec.serviceUser.projectDomainName"), at.Invalid("spec.serviceUser.projectName"),
 		at.Invalid("spec.serviceUser.userDomainName"), at.Invalid("spec.serviceUser.username")), "must not contain CR or LF"},
 	{"gateway hostname CR LF", func(b *barbicanv1.Barbican) {
-		b.Spec.Gateway = &shared.GatewaySpec{Hostname: "kms.example.org\n", ParentRef: shared.GatewayParentRef{Name: "gw"}}
+		b.Spec.Gateway = &serviceapi.GatewaySpec{Hostname: "kms.example.org\n", ParentRef: serviceapi.GatewayParentRef{Name: "gw"}}
 	}, errsOf(at.Invalid("spec.gateway.hostname")), "must not contain CR or LF"},
-	{"gateway hostname and parentRef empty", func(b *barbicanv1.Barbican) { b.Spec.Gateway = &shared.GatewaySpec{} },
+	{"gateway hostname and parentRef empty", func(b *barbicanv1.Barbican) { b.Spec.Gateway = &serviceapi.GatewaySpec{} },
 		errsOf(at.Required("spec.gateway.hostname"), at.Required("spec.gateway.parentRef.name")), ""},
 	{"logger name CR LF", func(b *barbicanv1.Barbican) {
-		b.Spec.Logging = &shared.LoggingSpec{PerLoggerLevels: map[string]shared.LogLevel{"amqp\n": "INFO"}}
+		b.Spec.Logging = &serviceapi.LoggingSpec{PerLoggerLevels: map[string]serviceapi.LogLevel{"amqp\n": "INFO"}}
 	}, errsOf(at.Invalid("spec.logging.perLoggerLevels[amqp\n]")), "must not contain CR or LF"},
-	{"logging format and level", func(b *barbicanv1.Barbican) { b.Spec.Logging = &shared.LoggingSpec{Format: "xml", Level: "TRACE"} },
+	{"logging format and level", func(b *barbicanv1.Barbican) { b.Spec.Logging = &serviceapi.LoggingSpec{Format: "xml", Level: "TRACE"} },
 		errsOf(notSupported("spec.logging.format"), notSupported("spec.logging.level")), ""},
 	{"keystoneEndpoint scheme", func(b *barbicanv1.Barbican) { b.Spec.KeystoneEndpoint = "ftp://keystone:5000" },
 		errsOf(at.Invalid("spec.keystoneEndpoint")), "scheme must be http or https"},
@@ -76,20 +76,20 @@ var barbicanRules = []struct {
 		errsOf(at.Invalid("spec.deployment.terminationGracePeriodSeconds")), "must be at least 10"},
 	{"preStop not below grace", func(b *barbicanv1.Barbican) { b.Spec.Deployment.PreStopSleepSeconds = new(int64(30)) },
 		errsOf(at.Invalid("spec.deployment.preStopSleepSeconds")), "must be less than the termination grace period"},
-	{"harakiri not below grace - preStop", withUWSGI(shared.UWSGISpec{Harakiri: new(int32(25))}),
+	{"harakiri not below grace - preStop", withUWSGI(serviceapi.UWSGISpec{Harakiri: new(int32(25))}),
 		errsOf(at.Invalid("spec.apiServer.uwsgi.harakiri")), "drain window"},
-	{"harakiri below grace - preStop", withUWSGI(shared.UWSGISpec{Harakiri: new(int32(24))}), nil, ""},
-	{"keep-alive timeout with keep-alive false", withUWSGI(shared.UWSGISpec{HTTPKeepAlive: new(false), HTTPKeepAliveTimeout: new(int32(5))}),
+	{"harakiri below grace - preStop", withUWSGI(serviceapi.UWSGISpec{Harakiri: new(int32(24))}), nil, ""},
+	{"keep-alive timeout with keep-alive false", withUWSGI(serviceapi.UWSGISpec{HTTPKeepAlive: new(false), HTTPKeepAliveTimeout: new(int32(5))}),
 		errsOf(at.Forbidden("spec.apiServer.uwsgi.httpKeepAliveTimeout")), "httpKeepAlive is false"},
 	{"rollingUpdate with Recreate", func(b *barbicanv1.Barbican) {
 		b.Spec.Deployment.Strategy = &appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType,
 			RollingUpdate: &appsv1.RollingUpdateDeployment{}}
 	}, errsOf(at.Forbidden("spec.deployment.strategy.rollingUpdate")), "Recreate"},
 	{"replicas above maxReplicas without minReplicas", func(b *barbicanv1.Barbican) {
-		b.Spec.Autoscaling = &shared.AutoscalingSpec{MaxReplicas: 2, TargetCPUUtilization: new(int32(80))}
+		b.Spec.Autoscaling = &serviceapi.AutoscalingSpec{MaxReplicas: 2, TargetCPUUtilization: new(int32(80))}
 	}, errsOf(at.Invalid("spec.autoscaling.maxReplicas")), "minReplicas defaults to deployment.replicas (3)"},
 	{"autoscaling minReplicas above maxReplicas, no target", func(b *barbicanv1.Barbican) {
-		b.Spec.Autoscaling = &shared.AutoscalingSpec{MinReplicas: new(int32(4)), MaxReplicas: 3}
+		b.Spec.Autoscaling = &serviceapi.AutoscalingSpec{MinReplicas: new(int32(4)), MaxReplicas: 3}
 	}, errsOf(at.Invalid("spec.autoscaling.minReplicas"), at.Required("spec.autoscaling")), ""},
 	{"request above limit", func(b *barbicanv1.Barbican) {
 		b.Spec.Deployment.Resources.Requests[corev1.ResourceMemory] = resource.MustParse("1Gi")
@@ -100,11 +100,13 @@ var barbicanRules = []struct {
 				"app.kubernetes.io/name": "glance", "app.kubernetes.io/instance": "barbican"}}}}
 	}, errsOf(at.Invalid("spec.deployment.topologySpreadConstraints[0].labelSelector")),
 		"{app.kubernetes.io/instance: barbican, app.kubernetes.io/name: barbican}"},
-	{"networkPolicy without ingress", func(b *barbicanv1.Barbican) { b.Spec.NetworkPolicy = &shared.NetworkPolicySpec{} },
+	{"networkPolicy without ingress", func(b *barbicanv1.Barbican) { b.Spec.NetworkPolicy = &serviceapi.NetworkPolicySpec{} },
 		errsOf(at.Required("spec.networkPolicy.ingress")), "at least one ingress source"},
-	{"secretStoreRef kind", func(b *barbicanv1.Barbican) { b.Spec.SecretStoreRef = &shared.SecretStoreRef{Kind: "Vault", Name: "v"} },
+	{"secretStoreRef kind", func(b *barbicanv1.Barbican) {
+		b.Spec.SecretStoreRef = &serviceapi.SecretStoreRef{Kind: "Vault", Name: "v"}
+	},
 		errsOf(notSupported("spec.secretStoreRef.kind")), ""},
-	{"targetClusterRef without name", func(b *barbicanv1.Barbican) { b.Spec.TargetClusterRef = &shared.TargetClusterRef{} },
+	{"targetClusterRef without name", func(b *barbicanv1.Barbican) { b.Spec.TargetClusterRef = &serviceapi.TargetClusterRef{} },
 		errsOf(at.Required("spec.targetClusterRef.name")), ""},
 	{"retentionDays below 1", withDBClean(barbicanv1.DBCleanSpec{RetentionDays: new(int32(0))}),
 		errsOf(at.Invalid("spec.dbClean.retentionDays")), "must be at least 1 day"},
@@ -117,15 +119,15 @@ var barbicanRules = []struct {
 	{"schedule @daily, retention 1", withDBClean(barbicanv1.DBCleanSpec{Schedule: "@daily", RetentionDays: new(int32(1))}), nil, ""},
 	{"schedule with names and steps", withDBClean(barbicanv1.DBCleanSpec{Schedule: "*/15 2 1-7 JAN,JUL mon-fri"}), nil, ""},
 	{"plugin key empty, key and value CR LF", func(b *barbicanv1.Barbican) {
-		b.Spec.Plugins = []shared.PluginSpec{{ConfigSection: "my_plugin", Config: map[string]string{"": "1", "k\n": "v", "v": "a\rb"}}}
+		b.Spec.Plugins = []serviceapi.PluginSpec{{ConfigSection: "my_plugin", Config: map[string]string{"": "1", "k\n": "v", "v": "a\rb"}}}
 	}, errsOf(at.Invalid("spec.plugins[0].config[]"), at.Invalid("spec.plugins[0].config[k\n]"), at.Invalid("spec.plugins[0].config[v]")),
 		"key must not be empty"},
 	{"plugin sets a refused key", func(b *barbicanv1.Barbican) {
-		b.Spec.Plugins = []shared.PluginSpec{{ConfigSection: "ok", Config: map[string]string{"password": "x"}},
+		b.Spec.Plugins = []serviceapi.PluginSpec{{ConfigSection: "ok", Config: map[string]string{"password": "x"}},
 			{ConfigSection: "vault_plugin", Config: map[string]string{"root_token_id": at.Secret, "timeout": "5"}}}
 	}, errsOf(at.Forbidden("spec.plugins[1].config[root_token_id]")), "[vault_plugin] root_token_id cannot be set by a plugin"},
 	{"middleware config CR LF", func(b *barbicanv1.Barbican) {
-		b.Spec.Middleware = []shared.MiddlewareSpec{{Name: "audit", FilterFactory: "a:b", Position: shared.MiddlewareAfter,
+		b.Spec.Middleware = []serviceapi.MiddlewareSpec{{Name: "audit", FilterFactory: "a:b", Position: serviceapi.MiddlewareAfter,
 			Config: map[string]string{"audit_map_file": "/etc/x\n[app:apiapp]", "ok": "1"}}}
 	}, errsOf(at.Invalid("spec.middleware[0].config[audit_map_file]")), "value must not contain CR or LF"},
 }
@@ -153,10 +155,10 @@ func TestSpecOnUpdate(t *testing.T) {
 	if errs := Spec(b, old); len(errs) != 0 {
 		t.Errorf("update of a long-named Barbican refused: %v", errs)
 	}
-	for name, tc := range map[string]struct{ was, now *shared.TargetClusterRef }{
-		"added":   {nil, &shared.TargetClusterRef{Name: "edge"}},
-		"removed": {&shared.TargetClusterRef{Name: "edge"}, nil},
-		"renamed": {&shared.TargetClusterRef{Name: "edge"}, &shared.TargetClusterRef{Name: "core"}},
+	for name, tc := range map[string]struct{ was, now *serviceapi.TargetClusterRef }{
+		"added":   {nil, &serviceapi.TargetClusterRef{Name: "edge"}},
+		"removed": {&serviceapi.TargetClusterRef{Name: "edge"}, nil},
+		"renamed": {&serviceapi.TargetClusterRef{Name: "edge"}, &serviceapi.TargetClusterRef{Name: "core"}},
 	} {
 		old.Spec.TargetClusterRef, b.Spec.TargetClusterRef = tc.was, tc.now
 		errs := Spec(b, old)
@@ -166,7 +168,7 @@ func TestSpecOnUpdate(t *testing.T) {
 			t.Errorf("targetClusterRef %s: detail %q", name, errs[0].Detail)
 		}
 	}
-	old.Spec.TargetClusterRef, b.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "edge"}, &shared.TargetClusterRef{Name: "edge"}
+	old.Spec.TargetClusterRef, b.Spec.TargetClusterRef = &serviceapi.TargetClusterRef{Name: "edge"}, &serviceapi.TargetClusterRef{Name: "edge"}
 	if errs := Spec(b, old); len(errs) != 0 {
 		t.Errorf("unchanged targetClusterRef refused: %v", errs)
 	}
@@ -176,17 +178,17 @@ func TestSpecOnUpdate(t *testing.T) {
 func fullyValid() *barbicanv1.Barbican {
 	b := valid()
 	b.Spec.OpenStackRelease, b.Spec.Image.Tag = "2026.1", "2026.1"
-	b.Spec.APIServer = &barbicanv1.APIServerSpec{UWSGI: &shared.UWSGISpec{Processes: 4, Threads: 2, HTTPKeepAlive: new(true),
+	b.Spec.APIServer = &barbicanv1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{Processes: 4, Threads: 2, HTTPKeepAlive: new(true),
 		HTTPKeepAliveTimeout: new(int32(30)), Harakiri: new(int32(20))}}
 	b.Spec.Deployment.PriorityClassName = new(at.PriorityClass)
 	b.Spec.Region = "RegionOne"
-	b.Spec.Gateway = &shared.GatewaySpec{Hostname: "kms.example.org", ParentRef: shared.GatewayParentRef{Name: "gw", Namespace: "infra"}}
-	b.Spec.Logging.PerLoggerLevels = map[string]shared.LogLevel{"barbican.plugin": "DEBUG"}
+	b.Spec.Gateway = &serviceapi.GatewaySpec{Hostname: "kms.example.org", ParentRef: serviceapi.GatewayParentRef{Name: "gw", Namespace: "infra"}}
+	b.Spec.Logging.PerLoggerLevels = map[string]serviceapi.LogLevel{"barbican.plugin": "DEBUG"}
 	b.Spec.DBClean = &barbicanv1.DBCleanSpec{RetentionDays: new(int32(30)), Schedule: "@daily", Suspend: true,
 		SoftDeleteExpiredSecrets: new(false), CleanUnassociatedProjects: new(true)}
-	b.Spec.Middleware = []shared.MiddlewareSpec{{Name: "audit", FilterFactory: "keystonemiddleware.audit:filter_factory",
-		Position: shared.MiddlewareAfter, Config: map[string]string{"audit_map_file": "/etc/barbican/api_audit_map.conf"}}}
-	b.Spec.Plugins = []shared.PluginSpec{{Name: "pkcs11", ConfigSection: "p11_crypto_plugin", Config: map[string]string{"slot_id": "1"}}}
+	b.Spec.Middleware = []serviceapi.MiddlewareSpec{{Name: "audit", FilterFactory: "keystonemiddleware.audit:filter_factory",
+		Position: serviceapi.MiddlewareAfter, Config: map[string]string{"audit_map_file": "/etc/barbican/api_audit_map.conf"}}}
+	b.Spec.Plugins = []serviceapi.PluginSpec{{Name: "pkcs11", ConfigSection: "p11_crypto_plugin", Config: map[string]string{"slot_id": "1"}}}
 	b.Spec.ExtraConfig = map[string]map[string]string{
 		"DEFAULT":               {"max_allowed_secret_in_bytes": "20000", "host_href": "https://kms.example.org"}, // owned, honoured
 		"keystone_authtoken":    {"auth_url": "http://keystone:5000/v3"},                                          // owned, not in the catalog

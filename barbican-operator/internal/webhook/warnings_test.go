@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
 
@@ -62,7 +62,7 @@ func TestValidatorWarnings(t *testing.T) {
 		{Name: "all at once", Mut: func(b *barbicanv1.Barbican) {
 			brownfieldDB(b)
 			b.Spec.ExtraConfig = map[string]map[string]string{"DEFAULT": {"logdir": "/var/log"}}
-			b.Spec.APIServer = &barbicanv1.APIServerSpec{UWSGI: &shared.UWSGISpec{}}
+			b.Spec.APIServer = &barbicanv1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{}}
 		}, Want: []string{"spec.database.host names an existing database", "[DEFAULT] logdir is deprecated, replaced by [DEFAULT] log_dir"}},
 	}
 	v := barbicanValidator(t, nil)

@@ -1,5 +1,5 @@
 // Package admit is what the service operators' webhooks share: defaults
-// and rules of shared.ServiceSpec, the PriorityClass lookup, the extraConfig
+// and rules of serviceapi.ServiceSpec, the PriorityClass lookup, the extraConfig
 // check and the answer (one 422 Invalid; terminating objects pass unchecked).
 package admit
 
@@ -9,7 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 // ServiceDefaults are one operator's values of the shared webhook defaults.
@@ -31,38 +31,38 @@ func Resources(reqCPU, reqMem, limCPU, limMem string) corev1.ResourceRequirement
 // Apply fills unset fields only: resources, replicas, cache backend, logging,
 // service-user identity and key, and the leaves of a written uwsgi block (nil
 // when absent). The rest resolves at render time, so it follows upgrades.
-func (d ServiceDefaults) Apply(s *shared.ServiceSpec, uwsgi *shared.UWSGISpec) {
+func (d ServiceDefaults) Apply(s *serviceapi.ServiceSpec, uwsgi *serviceapi.UWSGISpec) {
 	if s.Deployment == nil {
-		s.Deployment = &shared.DeploymentSpec{}
+		s.Deployment = &serviceapi.DeploymentSpec{}
 	}
 	if r := &s.Deployment.Resources; len(r.Requests) == 0 && len(r.Limits) == 0 {
 		r.Requests = d.Resources.Requests.DeepCopy()
 		r.Limits = d.Resources.Limits.DeepCopy()
 	}
 	if s.Deployment.Replicas == 0 {
-		s.Deployment.Replicas = shared.DefaultReplicas
+		s.Deployment.Replicas = serviceapi.DefaultReplicas
 	}
 	// Cache and service-user defaults go only into blocks the user wrote: a
 	// required block left out stays out, so the schema reports it as missing.
 	if !reflect.ValueOf(s.Cache).IsZero() && s.Cache.Backend == "" {
-		s.Cache.Backend = shared.DefaultCacheBackend
+		s.Cache.Backend = serviceapi.DefaultCacheBackend
 	}
 	defaultLogging(s)
-	if u := &s.ServiceUser; *u != (shared.ServiceUserSpec{}) {
+	if u := &s.ServiceUser; *u != (serviceapi.ServiceUserSpec{}) {
 		setIfEmpty(&u.Username, d.Service)
 		setIfEmpty(&u.ProjectName, "service")
 		setIfEmpty(&u.UserDomainName, "Default")
 		setIfEmpty(&u.ProjectDomainName, "Default")
-		if u.SecretRef != (shared.SecretKeyRef{}) {
-			setIfEmpty(&u.SecretRef.Key, shared.DefaultPasswordKey)
+		if u.SecretRef != (serviceapi.SecretKeyRef{}) {
+			setIfEmpty(&u.SecretRef.Key, serviceapi.DefaultPasswordKey)
 		}
 	}
 	if uwsgi != nil {
 		if uwsgi.Processes == 0 {
-			uwsgi.Processes = shared.DefaultUWSGIProcesses
+			uwsgi.Processes = serviceapi.DefaultUWSGIProcesses
 		}
 		if uwsgi.Threads == 0 {
-			uwsgi.Threads = shared.DefaultUWSGIThreads
+			uwsgi.Threads = serviceapi.DefaultUWSGIThreads
 		}
 		if uwsgi.HTTPKeepAlive == nil {
 			uwsgi.HTTPKeepAlive = new(true)
@@ -71,11 +71,11 @@ func (d ServiceDefaults) Apply(s *shared.ServiceSpec, uwsgi *shared.UWSGISpec) {
 }
 
 // defaultLogging materialises the whole logging block: text, INFO, no debug.
-func defaultLogging(s *shared.ServiceSpec) {
+func defaultLogging(s *serviceapi.ServiceSpec) {
 	if s.Logging == nil {
-		s.Logging = &shared.LoggingSpec{}
+		s.Logging = &serviceapi.LoggingSpec{}
 	}
-	setIfEmpty(&s.Logging.Format, shared.LogFormatText)
+	setIfEmpty(&s.Logging.Format, serviceapi.LogFormatText)
 	setIfEmpty(&s.Logging.Level, "INFO")
 	if s.Logging.Debug == nil {
 		s.Logging.Debug = new(false)

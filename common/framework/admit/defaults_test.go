@@ -8,19 +8,19 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 // bare is a shared spec with only the required fields, as a user writes them.
-func bare() *shared.ServiceSpec {
-	return &shared.ServiceSpec{
+func bare() *serviceapi.ServiceSpec {
+	return &serviceapi.ServiceSpec{
 		OpenStackRelease: "2025.2",
-		Image:            shared.ImageSpec{Repository: "registry.example.org/openstack/svc", Tag: "2025.2"},
-		Database: shared.DatabaseSpec{ClusterRef: &shared.LocalObjectRef{Name: "mariadb"}, Database: "svc",
-			SecretRef: shared.SecretKeyRef{Name: "svc-db"}},
-		Cache:            shared.CacheSpec{ClusterRef: &shared.LocalObjectRef{Name: "memcached"}},
+		Image:            serviceapi.ImageSpec{Repository: "registry.example.org/openstack/svc", Tag: "2025.2"},
+		Database: serviceapi.DatabaseSpec{ClusterRef: &serviceapi.LocalObjectRef{Name: "mariadb"}, Database: "svc",
+			SecretRef: serviceapi.SecretKeyRef{Name: "svc-db"}},
+		Cache:            serviceapi.CacheSpec{ClusterRef: &serviceapi.LocalObjectRef{Name: "memcached"}},
 		KeystoneEndpoint: "http://keystone-api.openstack.svc:5000/v3",
-		ServiceUser:      shared.ServiceUserSpec{SecretRef: shared.SecretKeyRef{Name: "svc-user"}},
+		ServiceUser:      serviceapi.ServiceUserSpec{SecretRef: serviceapi.SecretKeyRef{Name: "svc-user"}},
 	}
 }
 
@@ -28,7 +28,7 @@ var testDefaults = ServiceDefaults{Service: "svc", Resources: Resources("100m", 
 
 // Each default, as the field it fills and the value it must hold after Apply.
 func TestApplyFillsEachDefault(t *testing.T) {
-	s, u := bare(), &shared.UWSGISpec{}
+	s, u := bare(), &serviceapi.UWSGISpec{}
 	testDefaults.Apply(s, u)
 	for name, ok := range map[string]bool{
 		"deployment.resources": equality.Semantic.DeepEqual(s.Deployment.Resources, Resources("100m", "512Mi", "500m", "1Gi")),
@@ -68,14 +68,14 @@ func TestApplyUsesAndCopiesOperatorResources(t *testing.T) {
 
 func TestApplyNeverOverwritesAndIsIdempotent(t *testing.T) {
 	s := bare()
-	s.Deployment = &shared.DeploymentSpec{Replicas: 1, PreStopSleepSeconds: new(int64(0)),
+	s.Deployment = &serviceapi.DeploymentSpec{Replicas: 1, PreStopSleepSeconds: new(int64(0)),
 		Resources: corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")}},
 		Strategy:  &appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType}}
 	s.Cache.Backend = "dogpile.cache.memcached"
-	s.Logging = &shared.LoggingSpec{Format: "json", Level: "ERROR", Debug: new(true)}
-	s.ServiceUser = shared.ServiceUserSpec{Username: "u", ProjectName: "p", UserDomainName: "ud", ProjectDomainName: "pd",
-		SecretRef: shared.SecretKeyRef{Name: "s", Key: "k"}}
-	u := &shared.UWSGISpec{Processes: 8, Threads: 4, HTTPKeepAlive: new(false)}
+	s.Logging = &serviceapi.LoggingSpec{Format: "json", Level: "ERROR", Debug: new(true)}
+	s.ServiceUser = serviceapi.ServiceUserSpec{Username: "u", ProjectName: "p", UserDomainName: "ud", ProjectDomainName: "pd",
+		SecretRef: serviceapi.SecretKeyRef{Name: "s", Key: "k"}}
+	u := &serviceapi.UWSGISpec{Processes: 8, Threads: 4, HTTPKeepAlive: new(false)}
 	wantS, wantU := s.DeepCopy(), u.DeepCopy()
 	testDefaults.Apply(s, u)
 	if !equality.Semantic.DeepEqual(s, wantS) || !equality.Semantic.DeepEqual(u, wantU) {
@@ -94,15 +94,15 @@ func TestApplyNeverOverwritesAndIsIdempotent(t *testing.T) {
 // missing; a partial block gets the rest.
 func TestApplyLeavesOmittedRequiredBlocksOut(t *testing.T) {
 	s := bare()
-	s.Cache, s.ServiceUser = shared.CacheSpec{}, shared.ServiceUserSpec{}
+	s.Cache, s.ServiceUser = serviceapi.CacheSpec{}, serviceapi.ServiceUserSpec{}
 	testDefaults.Apply(s, nil)
-	if s.Cache.Backend != "" || s.ServiceUser != (shared.ServiceUserSpec{}) {
+	if s.Cache.Backend != "" || s.ServiceUser != (serviceapi.ServiceUserSpec{}) {
 		t.Errorf("omitted blocks materialized: cache %+v, serviceUser %+v", s.Cache, s.ServiceUser)
 	}
 	s = bare()
-	s.ServiceUser = shared.ServiceUserSpec{Username: "svc"}
+	s.ServiceUser = serviceapi.ServiceUserSpec{Username: "svc"}
 	testDefaults.Apply(s, nil)
-	if s.ServiceUser.ProjectName != "service" || s.ServiceUser.SecretRef != (shared.SecretKeyRef{}) {
+	if s.ServiceUser.ProjectName != "service" || s.ServiceUser.SecretRef != (serviceapi.SecretKeyRef{}) {
 		t.Errorf("serviceUser = %+v, want identity defaults and no secretRef", s.ServiceUser)
 	}
 }

@@ -15,15 +15,15 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/lib/extraconfig"
 	"github.com/c5c3/openstack-operators/common/lib/validation"
 )
 
-// ServiceSpec runs the lookup-free rules of shared.ServiceSpec; spread
+// ServiceSpec runs the lookup-free rules of serviceapi.ServiceSpec; spread
 // constraints must select exactly name=service, instance=name. old is nil on
 // create, uwsgi nil when the operator's block is absent.
-func ServiceSpec(name, service string, s, old *shared.ServiceSpec, uwsgi *shared.UWSGISpec) field.ErrorList {
+func ServiceSpec(name, service string, s, old *serviceapi.ServiceSpec, uwsgi *serviceapi.UWSGISpec) field.ErrorList {
 	sp := field.NewPath("spec")
 	var errs field.ErrorList
 	if old != nil {
@@ -71,7 +71,7 @@ type Service struct {
 // Object is a service CR as the shared checks read it.
 type Object struct {
 	Name string
-	Spec *shared.ServiceSpec
+	Spec *serviceapi.ServiceSpec
 	// CatalogExempt are extraConfig sections the catalog does not check (a
 	// plugin's sections, sections the service itself defines); names, CR/LF
 	// and owned keys are checked there all the same.
@@ -134,7 +134,7 @@ func sameSet(a, b []string) bool {
 }
 
 // priorityClass refuses a deployment.priorityClassName that does not exist.
-func priorityClass(ctx context.Context, r client.Reader, d *shared.DeploymentSpec) (field.ErrorList, error) {
+func priorityClass(ctx context.Context, r client.Reader, d *serviceapi.DeploymentSpec) (field.ErrorList, error) {
 	if d == nil || d.PriorityClassName == nil || *d.PriorityClassName == "" {
 		return nil, nil
 	}

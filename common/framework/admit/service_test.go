@@ -19,12 +19,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	ctrladmission "sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
 	"github.com/c5c3/openstack-operators/common/lib/extraconfig"
 )
 
-func valid() *shared.ServiceSpec {
+func valid() *serviceapi.ServiceSpec {
 	s := bare()
 	testDefaults.Apply(s, nil)
 	return s
@@ -44,23 +44,23 @@ func paths(errs field.ErrorList) []string {
 func TestServiceSpec(t *testing.T) {
 	cases := []struct {
 		name string
-		mut  func(s, old *shared.ServiceSpec, u *shared.UWSGISpec)
+		mut  func(s, old *serviceapi.ServiceSpec, u *serviceapi.UWSGISpec)
 		want []string
 	}{
-		{"valid", func(*shared.ServiceSpec, *shared.ServiceSpec, *shared.UWSGISpec) {}, nil},
-		{"targetClusterRef changed on update", func(s, old *shared.ServiceSpec, _ *shared.UWSGISpec) {
-			s.TargetClusterRef, old.TargetClusterRef = &shared.TargetClusterRef{Name: "b"}, &shared.TargetClusterRef{Name: "a"}
+		{"valid", func(*serviceapi.ServiceSpec, *serviceapi.ServiceSpec, *serviceapi.UWSGISpec) {}, nil},
+		{"targetClusterRef changed on update", func(s, old *serviceapi.ServiceSpec, _ *serviceapi.UWSGISpec) {
+			s.TargetClusterRef, old.TargetClusterRef = &serviceapi.TargetClusterRef{Name: "b"}, &serviceapi.TargetClusterRef{Name: "a"}
 		}, []string{"FieldValueInvalid spec.targetClusterRef"}},
-		{"harakiri from the operator's uwsgi block", func(_, _ *shared.ServiceSpec, u *shared.UWSGISpec) { u.Harakiri = new(int32(25)) },
+		{"harakiri from the operator's uwsgi block", func(_, _ *serviceapi.ServiceSpec, u *serviceapi.UWSGISpec) { u.Harakiri = new(int32(25)) },
 			[]string{"FieldValueInvalid spec.apiServer.uwsgi.harakiri"}},
-		{"several blocks at once", func(s, _ *shared.ServiceSpec, _ *shared.UWSGISpec) {
-			s.Region, s.KeystoneEndpoint, s.Gateway = "a\nb", "", &shared.GatewaySpec{}
+		{"several blocks at once", func(s, _ *serviceapi.ServiceSpec, _ *serviceapi.UWSGISpec) {
+			s.Region, s.KeystoneEndpoint, s.Gateway = "a\nb", "", &serviceapi.GatewaySpec{}
 		}, []string{"FieldValueInvalid spec.region", "FieldValueRequired spec.gateway.hostname",
 			"FieldValueRequired spec.gateway.parentRef.name", "FieldValueRequired spec.keystoneEndpoint"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s, old, u := valid(), valid(), &shared.UWSGISpec{}
+			s, old, u := valid(), valid(), &serviceapi.UWSGISpec{}
 			tc.mut(s, old, u)
 			if got := paths(ServiceSpec("x", "svc", s, old, u)); !slices.Equal(got, tc.want) {
 				t.Errorf("errors = %q, want %q", got, tc.want)

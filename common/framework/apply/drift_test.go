@@ -19,7 +19,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/lib/workload"
 )
 
@@ -28,7 +28,7 @@ var testID = workload.Identity{Service: "placement", Instance: "placement", Name
 const configHash = "placement.c5c3.io/config-hash"
 
 func desiredDeployment() *appsv1.Deployment {
-	spec := &shared.DeploymentSpec{Replicas: 3, Resources: corev1.ResourceRequirements{
+	spec := &serviceapi.DeploymentSpec{Replicas: 3, Resources: corev1.ResourceRequirements{
 		Limits:   corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("0.5"), corev1.ResourceMemory: resource.MustParse("1Gi")},
 		Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("512Mi")},
 	}}
@@ -189,11 +189,11 @@ func otherCases() []driftCase {
 	}
 	pdb := func() client.Object { return workload.PodDisruptionBudget(testID, 3) }
 	hpa := func() client.Object {
-		return workload.HorizontalPodAutoscaler(testID, shared.AutoscalingSpec{MaxReplicas: 5, TargetCPUUtilization: ptr.To[int32](70)}, 3)
+		return workload.HorizontalPodAutoscaler(testID, serviceapi.AutoscalingSpec{MaxReplicas: 5, TargetCPUUtilization: ptr.To[int32](70)}, 3)
 	}
 	np := func() client.Object {
 		p, err := workload.NetworkPolicy(workload.NetworkPolicyParams{ID: testID, Port: 8778, DatabasePort: 3306, KeystoneURL: "https://keystone:5000",
-			Spec: shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{{
+			Spec: serviceapi.NetworkPolicySpec{Ingress: []serviceapi.NetworkPolicyIngressSource{{
 				NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"kubernetes.io/metadata.name": "nova"}}}}}})
 		if err != nil {
 			panic(err)
@@ -206,8 +206,8 @@ func otherCases() []driftCase {
 				Name: "placement", CharacterSet: "utf8", Collate: "utf8_general_ci"}}
 	}
 	route := func() client.Object {
-		return workload.HTTPRoute(testID, shared.GatewaySpec{Hostname: "placement.example.org",
-			ParentRef: shared.GatewayParentRef{Name: "public"}, Annotations: map[string]string{"example.org/tier": "public"}}, 8778, "60s")
+		return workload.HTTPRoute(testID, serviceapi.GatewaySpec{Hostname: "placement.example.org",
+			ParentRef: serviceapi.GatewayParentRef{Name: "public"}, Annotations: map[string]string{"example.org/tier": "public"}}, 8778, "60s")
 	}
 	return []driftCase{
 		{name: "Service as served (clusterIP only live)", desired: svc},

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -51,6 +52,9 @@ type Operator[R any] struct {
 	// Observe adds the operator's own panels and alerts to the shared
 	// dashboard and rules (Observability), and may retitle its Jobs.
 	Observe func(*observability.Spec)
+	// Collectors are the metrics Setup registers itself beyond the shared
+	// vectors, built for the metrics prefix (MetricNames lists them).
+	Collectors func(prefix string) []prometheus.Collector
 }
 
 // Name is the binary's name, <service>-operator.
@@ -61,6 +65,13 @@ func (op Operator[R]) MetricsPrefix() string { return op.Profile.Service + "_ope
 
 // RecorderName is the events' reporting controller: <service>-controller.
 func (op Operator[R]) RecorderName() string { return op.Profile.Service + "-controller" }
+
+// NewManager builds the manager exactly as the binary does, for a program
+// that runs the operator in its own process (the e2e suites, the bench).
+func (op Operator[R]) NewManager(ctx context.Context, cfg *rest.Config, o *Options) (ctrl.Manager, error) {
+	mgr, _, err := New(ctx, cfg, o, op)
+	return mgr, err
+}
 
 // New builds the manager with the operator's controllers and webhooks.
 func New[R any](ctx context.Context, cfg *rest.Config, o *Options, op Operator[R]) (ctrl.Manager, R, error) {

@@ -1,8 +1,6 @@
 package bootstrap
 
 import (
-	"github.com/prometheus/client_golang/prometheus"
-
 	opmetrics "github.com/c5c3/openstack-operators/common/framework/metrics"
 	"github.com/c5c3/openstack-operators/common/lib/observability"
 )
@@ -13,9 +11,13 @@ func (op Operator[R]) Metrics() *opmetrics.Set {
 }
 
 // MetricNames are the names of the metrics the operator registers: the
-// shared vectors and extra, the collectors its Setup registers itself.
-func (op Operator[R]) MetricNames(extra ...prometheus.Collector) []string {
-	return opmetrics.Names(append(op.Metrics().Collectors(), extra...)...)
+// shared vectors and its own Collectors.
+func (op Operator[R]) MetricNames() []string {
+	collectors := op.Metrics().Collectors()
+	if op.Collectors != nil {
+		collectors = append(collectors, op.Collectors(op.MetricsPrefix())...)
+	}
+	return opmetrics.Names(collectors...)
 }
 
 // jobRunbooks say what to do about a failed Job of each kind.

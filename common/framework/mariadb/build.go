@@ -6,14 +6,14 @@ import (
 	mariadbv1alpha1 "github.com/mariadb-operator/mariadb-operator/api/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 // Request is what one CR asks of the MariaDB cluster. Every CR is named after
 // the owner (Name) in its namespace.
 type Request struct {
 	Namespace, Name string
-	Database        shared.DatabaseSpec
+	Database        serviceapi.DatabaseSpec
 	// MaxUserConnections is left to mariadb-operator's default when zero.
 	MaxUserConnections int32
 }

@@ -17,7 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/apply"
 	"github.com/c5c3/openstack-operators/common/framework/conditions"
 	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
@@ -33,10 +33,10 @@ func managed(mode string) Request {
 	return Request{
 		Namespace: testNS,
 		Name:      crName,
-		Database: shared.DatabaseSpec{
-			ClusterRef:      &shared.LocalObjectRef{Name: "mariadb"},
+		Database: serviceapi.DatabaseSpec{
+			ClusterRef:      &serviceapi.LocalObjectRef{Name: "mariadb"},
 			Database:        "placement_db",
-			SecretRef:       shared.SecretKeyRef{Name: "placement-db", Key: "unused"},
+			SecretRef:       serviceapi.SecretKeyRef{Name: "placement-db", Key: "unused"},
 			CredentialsMode: mode,
 		},
 	}
@@ -147,7 +147,7 @@ func exists(t *testing.T, c client.Client, obj client.Object) bool {
 }
 
 func TestProvision_FakeClient(t *testing.T) {
-	brownfield := Request{Namespace: testNS, Name: crName, Database: shared.DatabaseSpec{Host: "db.example.org", Database: "placement"}}
+	brownfield := Request{Namespace: testNS, Name: crName, Database: serviceapi.DatabaseSpec{Host: "db.example.org", Database: "placement"}}
 	tests := []struct {
 		name string
 		req  Request
@@ -176,7 +176,7 @@ func TestProvision_FakeClient(t *testing.T) {
 			wantKinds: []string{"Database", "User", "Grant"},
 		},
 		{
-			name: "Dynamic credentials: Database only", req: managed(shared.CredentialsDynamic),
+			name: "Dynamic credentials: Database only", req: managed(serviceapi.CredentialsDynamic),
 			objs: []client.Object{cluster(metav1.ConditionTrue)}, wantCreates: 1,
 			want: Verdict{Reason: conditions.ReasonWaitingForDatabase}, wantMsgIn: "[Database] placement",
 			wantKinds: []string{"Database"},
@@ -193,7 +193,7 @@ func TestProvision_FakeClient(t *testing.T) {
 			want: Verdict{Ready: true}, wantKinds: []string{"Database", "User", "Grant"},
 		},
 		{
-			name: "Dynamic with Database Ready is Ready", req: managed(shared.CredentialsDynamic),
+			name: "Dynamic with Database Ready is Ready", req: managed(serviceapi.CredentialsDynamic),
 			objs: []client.Object{cluster(metav1.ConditionTrue)}, prime: true, markReady: []string{"Database"},
 			want: Verdict{Ready: true}, wantKinds: []string{"Database"},
 		},
@@ -250,7 +250,7 @@ func TestProvisionDynamicLeavesUserAndGrant_FakeClient(t *testing.T) {
 		t.Fatalf("static pass: %v", err)
 	}
 	before := *w
-	if _, err := Provision(ctx, c, owner(), managed(shared.CredentialsDynamic)); err != nil {
+	if _, err := Provision(ctx, c, owner(), managed(serviceapi.CredentialsDynamic)); err != nil {
 		t.Fatalf("dynamic pass: %v", err)
 	}
 	if w.Total() != before.Total() {

@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/conditions"
 	"github.com/c5c3/openstack-operators/common/framework/pipeline"
 	"github.com/c5c3/openstack-operators/common/framework/targetcluster"
@@ -29,7 +29,7 @@ type Object interface {
 	client.Object
 	// ServiceStatus is the status every service CR shares (conditions,
 	// observedGeneration, release tracking).
-	ServiceStatus() *shared.ServiceStatus
+	ServiceStatus() *serviceapi.ServiceStatus
 	// StatusSnapshot returns a deep copy of the whole status, compared before writing.
 	StatusSnapshot() any
 }

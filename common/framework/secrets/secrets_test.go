@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 const ns = "openstack"
@@ -73,13 +73,13 @@ func TestStoreReady_FakeClient(t *testing.T) {
 	tests := []struct {
 		name      string
 		objs      []client.Object
-		ref       *shared.SecretStoreRef
+		ref       *serviceapi.SecretStoreRef
 		wantReady bool
 		wantMsg   string
 	}{
 		{
 			name:      "default store when ref nil, Ready",
-			objs:      []client.Object{esoObject(ClusterSecretStoreGVK, "", shared.DefaultSecretStoreName, "True", "")},
+			objs:      []client.Object{esoObject(ClusterSecretStoreGVK, "", serviceapi.DefaultSecretStoreName, "True", "")},
 			wantReady: true,
 		},
 		{
@@ -90,13 +90,13 @@ func TestStoreReady_FakeClient(t *testing.T) {
 		{
 			name:      "empty kind means ClusterSecretStore",
 			objs:      []client.Object{esoObject(ClusterSecretStoreGVK, "", "vault", "True", "")},
-			ref:       &shared.SecretStoreRef{Name: "vault"},
+			ref:       &serviceapi.SecretStoreRef{Name: "vault"},
 			wantReady: true,
 		},
 		{
 			name:      "SecretStore looked up in the namespace",
 			objs:      []client.Object{esoObject(SecretStoreGVK, ns, "local", "True", "")},
-			ref:       &shared.SecretStoreRef{Kind: shared.SecretStoreKind, Name: "local"},
+			ref:       &serviceapi.SecretStoreRef{Kind: serviceapi.SecretStoreKind, Name: "local"},
 			wantReady: true,
 		},
 		{
@@ -105,17 +105,17 @@ func TestStoreReady_FakeClient(t *testing.T) {
 				esoObject(SecretStoreGVK, "elsewhere", "local", "True", ""),
 				esoObject(ClusterSecretStoreGVK, "", "local", "True", ""),
 			},
-			ref:     &shared.SecretStoreRef{Kind: shared.SecretStoreKind, Name: "local"},
+			ref:     &serviceapi.SecretStoreRef{Kind: serviceapi.SecretStoreKind, Name: "local"},
 			wantMsg: "SecretStore local not found",
 		},
 		{
 			name:    "Ready False",
-			objs:    []client.Object{esoObject(ClusterSecretStoreGVK, "", shared.DefaultSecretStoreName, "False", "could not authenticate")},
+			objs:    []client.Object{esoObject(ClusterSecretStoreGVK, "", serviceapi.DefaultSecretStoreName, "False", "could not authenticate")},
 			wantMsg: "ClusterSecretStore openbao-cluster-store is not Ready: could not authenticate",
 		},
 		{
 			name:    "no Ready condition",
-			objs:    []client.Object{esoObject(ClusterSecretStoreGVK, "", shared.DefaultSecretStoreName, "", "")},
+			objs:    []client.Object{esoObject(ClusterSecretStoreGVK, "", serviceapi.DefaultSecretStoreName, "", "")},
 			wantMsg: "ClusterSecretStore openbao-cluster-store is not Ready: no Ready condition",
 		},
 	}

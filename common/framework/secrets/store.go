@@ -13,25 +13,25 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 // ESO kinds, read as unstructured: the ESO Go API does not build against our
 // controller-runtime, and only the Ready condition is needed.
 var (
 	ESOGroupVersion       = schema.GroupVersion{Group: "external-secrets.io", Version: "v1"}
-	ClusterSecretStoreGVK = ESOGroupVersion.WithKind(shared.ClusterSecretStoreKind)
-	SecretStoreGVK        = ESOGroupVersion.WithKind(shared.SecretStoreKind)
+	ClusterSecretStoreGVK = ESOGroupVersion.WithKind(serviceapi.ClusterSecretStoreKind)
+	SecretStoreGVK        = ESOGroupVersion.WithKind(serviceapi.SecretStoreKind)
 	ExternalSecretGVK     = ESOGroupVersion.WithKind("ExternalSecret")
 )
 
 // StoreReady reports whether the effective store exists and is Ready; the
 // message says why not.
-func StoreReady(ctx context.Context, c client.Reader, namespace string, ref *shared.SecretStoreRef) (bool, string, error) {
-	eff := shared.EffectiveSecretStore(ref)
+func StoreReady(ctx context.Context, c client.Reader, namespace string, ref *serviceapi.SecretStoreRef) (bool, string, error) {
+	eff := serviceapi.EffectiveSecretStore(ref)
 	u := &unstructured.Unstructured{}
 	key := client.ObjectKey{Name: eff.Name}
-	if eff.Kind == shared.SecretStoreKind {
+	if eff.Kind == serviceapi.SecretStoreKind {
 		u.SetGroupVersionKind(SecretStoreGVK)
 		key.Namespace = namespace
 	} else {

@@ -8,15 +8,15 @@ package service
 import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/pass"
 	"github.com/c5c3/openstack-operators/common/lib/workload"
 )
 
-// Object is a service CR: it embeds shared.ServiceSpec and shared.ServiceStatus.
+// Object is a service CR: it embeds serviceapi.ServiceSpec and serviceapi.ServiceStatus.
 type Object interface {
 	pass.Object
-	ServiceSpec() *shared.ServiceSpec
+	ServiceSpec() *serviceapi.ServiceSpec
 }
 
 // Profile is what tells one service operator from another to the shared code.

@@ -5,7 +5,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/apply"
 	"github.com/c5c3/openstack-operators/common/framework/conditions"
 	"github.com/c5c3/openstack-operators/common/framework/targetcluster"
@@ -65,10 +65,10 @@ func (s *Scope) Rebind(cr Object) {
 func (s *Scope) Conditions() *[]metav1.Condition { return &s.CR.ServiceStatus().Conditions }
 
 // Spec is the CR's shared spec.
-func (s *Scope) Spec() *shared.ServiceSpec { return s.CR.ServiceSpec() }
+func (s *Scope) Spec() *serviceapi.ServiceSpec { return s.CR.ServiceSpec() }
 
 // Status is the CR's shared status.
-func (s *Scope) Status() *shared.ServiceStatus { return s.CR.ServiceStatus() }
+func (s *Scope) Status() *serviceapi.ServiceStatus { return s.CR.ServiceStatus() }
 
 // Gen is the CR's generation, stamped on every condition.
 func (s *Scope) Gen() int64 { return s.CR.GetGeneration() }

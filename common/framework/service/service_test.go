@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/conditions"
 	"github.com/c5c3/openstack-operators/common/framework/pipeline"
 	"github.com/c5c3/openstack-operators/common/framework/targetcluster"
@@ -36,7 +36,7 @@ func (failingMapper) RESTMapping(schema.GroupKind, ...string) (*meta.RESTMapping
 
 func TestHTTPRouteCapabilityProbeFailed_FakeMapper(t *testing.T) {
 	p := cr(4)
-	p.Spec.Gateway = &shared.GatewaySpec{Hostname: "h", ParentRef: shared.GatewayParentRef{Name: "gw"}}
+	p.Spec.Gateway = &serviceapi.GatewaySpec{Hostname: "h", ParentRef: serviceapi.GatewayParentRef{Name: "gw"}}
 	s := NewScope(profile, nil, p, targetcluster.Target{Name: "remote", Mapper: failingMapper{}})
 	out, err := (&Reconciler{Profile: profile}).HTTPRoute(context.Background(), &s)
 	if err != nil {
@@ -97,7 +97,7 @@ func TestInClusterURLUsesClusterDomain(t *testing.T) {
 // gateway.
 func TestEndpointSlashFollowsTheProfile(t *testing.T) {
 	gw := cr(1)
-	gw.Spec.Gateway = &shared.GatewaySpec{Hostname: "api.example.org"}
+	gw.Spec.Gateway = &serviceapi.GatewaySpec{Hostname: "api.example.org"}
 	for _, tc := range []struct {
 		bare bool
 		obj  Object
@@ -148,7 +148,7 @@ func TestRebindPointsAtTheCopy(t *testing.T) {
 // condition of its step-table row, as a config failure.
 func TestDBConnectionSecretFailureSetsSecretsReady_FakeClient(t *testing.T) {
 	p := cr(5)
-	p.Spec.Database = shared.DatabaseSpec{Host: "db", Database: "placement"}
+	p.Spec.Database = serviceapi.DatabaseSpec{Host: "db", Database: "placement"}
 	failing := fake.NewClientBuilder().WithScheme(testenv.CRScheme(schema.GroupVersion{Group: "t", Version: "v1"})).
 		WithInterceptorFuncs(interceptor.Funcs{
 			Create: func(context.Context, client.WithWatch, client.Object, ...client.CreateOption) error {

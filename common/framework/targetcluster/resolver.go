@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 // syncTimeout bounds how long a pass waits for a newly engaged cluster's cache.
@@ -88,7 +88,7 @@ func (r *Resolver) Start(ctx context.Context) error {
 
 // Resolve returns the Local target for a nil ref, else the engaged cluster.
 // The cluster stays engaged for user (the CR's key) until Release(user).
-func (r *Resolver) Resolve(ctx context.Context, user client.ObjectKey, ref *shared.TargetClusterRef) (Target, error) {
+func (r *Resolver) Resolve(ctx context.Context, user client.ObjectKey, ref *serviceapi.TargetClusterRef) (Target, error) {
 	if ref == nil {
 		r.Release(user)
 		return r.Local, nil

@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/targetcluster"
 	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
@@ -53,7 +53,7 @@ func TestResolverEngagesWhileUsed(t *testing.T) {
 		defer mu.Unlock()
 		return engagements
 	}
-	ref := &shared.TargetClusterRef{Name: "remote"}
+	ref := &serviceapi.TargetClusterRef{Name: "remote"}
 	a, b := client.ObjectKey{Namespace: "x", Name: "a"}, client.ObjectKey{Namespace: "y", Name: "a"}
 
 	ta, err := r.Resolve(ctx, a, ref)

@@ -14,7 +14,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/conditions"
 	"github.com/c5c3/openstack-operators/common/framework/pipeline"
 	"github.com/c5c3/openstack-operators/common/framework/service"
@@ -58,9 +58,9 @@ const RequeueNow = 100 * time.Millisecond
 var phases = map[string]struct {
 	job, running, failed, done, next, nextReason string
 }{
-	shared.PhaseExpanding:   {Expand, ReasonExpandInProgress, ReasonExpandFailed, EventExpandComplete, shared.PhaseMigrating, ReasonMigrateInProgress},
-	shared.PhaseMigrating:   {Migrate, ReasonMigrateInProgress, ReasonMigrateFailed, EventMigrateComplete, shared.PhaseRollingUpdate, ReasonUpgradeRollingUpdate},
-	shared.PhaseContracting: {Contract, ReasonContractInProgress, ReasonContractFailed, EventUpgradeComplete, "", conditions.ReasonDatabaseSynced},
+	serviceapi.PhaseExpanding:   {Expand, ReasonExpandInProgress, ReasonExpandFailed, EventExpandComplete, serviceapi.PhaseMigrating, ReasonMigrateInProgress},
+	serviceapi.PhaseMigrating:   {Migrate, ReasonMigrateInProgress, ReasonMigrateFailed, EventMigrateComplete, serviceapi.PhaseRollingUpdate, ReasonUpgradeRollingUpdate},
+	serviceapi.PhaseContracting: {Contract, ReasonContractInProgress, ReasonContractFailed, EventUpgradeComplete, "", conditions.ReasonDatabaseSynced},
 }
 
 // Flow is one pass of a service's schema migration: db-sync at rest, the
@@ -107,7 +107,7 @@ func (f *Flow) Run(ctx context.Context) (pipeline.Outcome, error) {
 		return f.R.DBSync(ctx, f.S, f.DBSync)
 	}
 	status.TargetRelease = spec.OpenStackRelease
-	*f.Phase = shared.PhaseExpanding
+	*f.Phase = serviceapi.PhaseExpanding
 	f.event(EventUpgradeInitiated, "upgrade from %s to %s started: expanding the schema", status.InstalledRelease, status.TargetRelease)
 	return f.step(ctx)
 }
@@ -118,7 +118,7 @@ func (f *Flow) inFlight() bool { return *f.Phase != "" }
 func (f *Flow) step(ctx context.Context) (pipeline.Outcome, error) {
 	status := f.S.Status()
 	for {
-		if *f.Phase == shared.PhaseRollingUpdate {
+		if *f.Phase == serviceapi.PhaseRollingUpdate {
 			f.S.SetFalse(conditions.TypeDatabaseReady, ReasonUpgradeRollingUpdate,
 				fmt.Sprintf("schema expanded and migrated for %s; waiting for the Deployment to roll out before the contract", status.TargetRelease))
 			return pipeline.Continue(), nil
@@ -131,7 +131,7 @@ func (f *Flow) step(ctx context.Context) (pipeline.Outcome, error) {
 		if out, err := f.R.RunMigration(ctx, f.S, job, ph.running, ph.failed); pipeline.Stops(out, err) {
 			return out, err
 		}
-		if *f.Phase == shared.PhaseContracting {
+		if *f.Phase == serviceapi.PhaseContracting {
 			return f.complete(job), nil
 		}
 		f.event(ph.done, "Job %s completed for release %s", job.Name, status.TargetRelease)
@@ -201,7 +201,7 @@ func (f *Flow) event(reason, format string, args ...any) {
 // then moves the phase to Contracting and asks for the next pass at once.
 // done reports that it decided the step's outcome.
 func FinishRollout(r *service.Reconciler, s *service.Scope, phase *string, live *appsv1.Deployment) (out pipeline.Outcome, done bool) {
-	if *phase != shared.PhaseRollingUpdate || live == nil {
+	if *phase != serviceapi.PhaseRollingUpdate || live == nil {
 		return pipeline.Continue(), false
 	}
 	if !FullyRolledOut(live) {
@@ -209,7 +209,7 @@ func FinishRollout(r *service.Reconciler, s *service.Scope, phase *string, live 
 			fmt.Sprintf("upgrade to %s: waiting for Deployment %s to roll out every replica", s.Status().TargetRelease, live.Name))
 		return pipeline.RequeueAfter(service.RequeueRollout), true
 	}
-	*phase = shared.PhaseContracting
+	*phase = serviceapi.PhaseContracting
 	r.Recorder.Eventf(s.CR, nil, corev1.EventTypeNormal, EventDeploymentRolloutComplete, "Upgrade",
 		"Deployment %s rolled out release %s; contracting the schema", live.Name, s.Status().TargetRelease)
 	s.SetTrue(conditions.TypeDeploymentReady, conditions.ReasonDeploymentReady, "API Deployment is available")

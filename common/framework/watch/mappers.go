@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/service"
 	"github.com/c5c3/openstack-operators/common/framework/targetcluster"
 	"github.com/c5c3/openstack-operators/common/lib/workload"
@@ -44,7 +44,7 @@ func AddIndexes(ctx context.Context, idx client.FieldIndexer, cr service.Object)
 		return err
 	}
 	return idx.IndexField(ctx, cr, IndexSecretStore, func(o client.Object) []string {
-		s := shared.EffectiveSecretStore(o.(service.Object).ServiceSpec().SecretStoreRef)
+		s := serviceapi.EffectiveSecretStore(o.(service.Object).ServiceSpec().SecretStoreRef)
 		return []string{s.Kind + "/" + s.Name}
 	})
 }
@@ -102,10 +102,10 @@ func (m Mapper) ByMariaDB(cluster string) handler.MapFunc {
 func (m Mapper) ByStore(cluster string) handler.MapFunc {
 	return func(ctx context.Context, o client.Object) []reconcile.Request {
 		if o.GetNamespace() == "" {
-			return m.Lookup(ctx, cluster, client.MatchingFields{IndexSecretStore: shared.ClusterSecretStoreKind + "/" + o.GetName()})
+			return m.Lookup(ctx, cluster, client.MatchingFields{IndexSecretStore: serviceapi.ClusterSecretStoreKind + "/" + o.GetName()})
 		}
 		return m.Lookup(ctx, cluster, client.InNamespace(o.GetNamespace()),
-			client.MatchingFields{IndexSecretStore: shared.SecretStoreKind + "/" + o.GetName()})
+			client.MatchingFields{IndexSecretStore: serviceapi.SecretStoreKind + "/" + o.GetName()})
 	}
 }
 

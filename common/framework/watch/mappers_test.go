@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/dbsync"
 	"github.com/c5c3/openstack-operators/common/framework/targetcluster"
 	"github.com/c5c3/openstack-operators/common/lib/workload"
@@ -85,7 +85,7 @@ func testCR(name, cluster string) *testenv.CR {
 	p.Spec.Database.SecretRef.Name = name + "-db"
 	p.Spec.ServiceUser.SecretRef.Name = name + "-service-user"
 	if cluster != "" {
-		p.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: cluster}
+		p.Spec.TargetClusterRef = &serviceapi.TargetClusterRef{Name: cluster}
 	}
 	return p
 }

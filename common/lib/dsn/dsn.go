@@ -9,13 +9,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 // Parts of a DSN. Host includes the port.
 type Parts struct {
 	User, Password, Host, Database string
-	TLS                            *shared.DatabaseTLS
+	TLS                            *serviceapi.DatabaseTLS
 	// TLSDir is where the db-tls volume is mounted.
 	TLSDir string
 }
@@ -41,10 +41,10 @@ func Build(p Parts) string {
 		q["ssl_cert"] = path.Join(p.TLSDir, "tls.crt")
 		q["ssl_key"] = path.Join(p.TLSDir, "tls.key")
 		switch p.TLS.Mode {
-		case shared.TLSVerifyCA:
+		case serviceapi.TLSVerifyCA:
 			q["ssl_ca"] = path.Join(p.TLSDir, "ca.crt")
 			q["ssl_check_hostname"] = "false"
-		case shared.TLSVerifyFull:
+		case serviceapi.TLSVerifyFull:
 			q["ssl_ca"] = path.Join(p.TLSDir, "ca.crt")
 			q["ssl_check_hostname"] = "true"
 		}
@@ -65,7 +65,7 @@ func Build(p Parts) string {
 
 // Host returns the server address: <clusterRef>.<namespace>.svc:<port> for a
 // managed database, else <host>:<port>.
-func Host(d shared.DatabaseSpec, namespace string) string {
+func Host(d serviceapi.DatabaseSpec, namespace string) string {
 	port := strconv.Itoa(int(d.EffectivePort()))
 	if d.ClusterRef != nil {
 		return d.ClusterRef.Name + "." + namespace + ".svc:" + port
@@ -75,7 +75,7 @@ func Host(d shared.DatabaseSpec, namespace string) string {
 
 // User returns the database user: the CR name for managed Static credentials
 // (the operator's User CR), else the Secret's username.
-func User(d shared.DatabaseSpec, crName, secretUsername string) string {
+func User(d serviceapi.DatabaseSpec, crName, secretUsername string) string {
 	if d.Managed() && !d.Dynamic() {
 		return crName
 	}

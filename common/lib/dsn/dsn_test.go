@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 func TestBuild(t *testing.T) {
@@ -40,32 +40,32 @@ func TestBuild(t *testing.T) {
 		},
 		{
 			name:  "tls empty mode",
-			parts: with(func(p *Parts) { p.TLS = &shared.DatabaseTLS{} }),
+			parts: with(func(p *Parts) { p.TLS = &serviceapi.DatabaseTLS{} }),
 			want:  "mysql+pymysql://placement:secret@mariadb.openstack.svc:3306/placement?charset=utf8",
 		},
 		{
 			name:  "tls disabled",
-			parts: with(func(p *Parts) { p.TLS = &shared.DatabaseTLS{Mode: shared.TLSDisabled} }),
+			parts: with(func(p *Parts) { p.TLS = &serviceapi.DatabaseTLS{Mode: serviceapi.TLSDisabled} }),
 			want:  "mysql+pymysql://placement:secret@mariadb.openstack.svc:3306/placement?charset=utf8",
 		},
 		{
 			name:  "tls prefer",
-			parts: with(func(p *Parts) { p.TLS = &shared.DatabaseTLS{Mode: shared.TLSPrefer} }),
+			parts: with(func(p *Parts) { p.TLS = &serviceapi.DatabaseTLS{Mode: serviceapi.TLSPrefer} }),
 			want:  "mysql+pymysql://placement:secret@mariadb.openstack.svc:3306/placement?charset=utf8" + cert + key,
 		},
 		{
 			name:  "tls require",
-			parts: with(func(p *Parts) { p.TLS = &shared.DatabaseTLS{Mode: shared.TLSRequire} }),
+			parts: with(func(p *Parts) { p.TLS = &serviceapi.DatabaseTLS{Mode: serviceapi.TLSRequire} }),
 			want:  "mysql+pymysql://placement:secret@mariadb.openstack.svc:3306/placement?charset=utf8" + cert + key,
 		},
 		{
 			name:  "tls verify-ca",
-			parts: with(func(p *Parts) { p.TLS = &shared.DatabaseTLS{Mode: shared.TLSVerifyCA} }),
+			parts: with(func(p *Parts) { p.TLS = &serviceapi.DatabaseTLS{Mode: serviceapi.TLSVerifyCA} }),
 			want:  "mysql+pymysql://placement:secret@mariadb.openstack.svc:3306/placement?charset=utf8" + ca + cert + "&ssl_check_hostname=false" + key,
 		},
 		{
 			name:  "tls verify-full",
-			parts: with(func(p *Parts) { p.TLS = &shared.DatabaseTLS{Mode: shared.TLSVerifyFull} }),
+			parts: with(func(p *Parts) { p.TLS = &serviceapi.DatabaseTLS{Mode: serviceapi.TLSVerifyFull} }),
 			want:  "mysql+pymysql://placement:secret@mariadb.openstack.svc:3306/placement?charset=utf8" + ca + cert + "&ssl_check_hostname=true" + key,
 		},
 	}
@@ -93,13 +93,13 @@ func TestBuild(t *testing.T) {
 func TestHost(t *testing.T) {
 	tests := []struct {
 		name string
-		db   shared.DatabaseSpec
+		db   serviceapi.DatabaseSpec
 		want string
 	}{
-		{name: "managed default port", db: shared.DatabaseSpec{ClusterRef: &shared.LocalObjectRef{Name: "mariadb"}}, want: "mariadb.openstack.svc:3306"},
-		{name: "managed explicit port", db: shared.DatabaseSpec{ClusterRef: &shared.LocalObjectRef{Name: "mariadb"}, Port: 3307}, want: "mariadb.openstack.svc:3307"},
-		{name: "brownfield default port", db: shared.DatabaseSpec{Host: "db.example.org"}, want: "db.example.org:3306"},
-		{name: "brownfield explicit port", db: shared.DatabaseSpec{Host: "10.0.0.5", Port: 13306}, want: "10.0.0.5:13306"},
+		{name: "managed default port", db: serviceapi.DatabaseSpec{ClusterRef: &serviceapi.LocalObjectRef{Name: "mariadb"}}, want: "mariadb.openstack.svc:3306"},
+		{name: "managed explicit port", db: serviceapi.DatabaseSpec{ClusterRef: &serviceapi.LocalObjectRef{Name: "mariadb"}, Port: 3307}, want: "mariadb.openstack.svc:3307"},
+		{name: "brownfield default port", db: serviceapi.DatabaseSpec{Host: "db.example.org"}, want: "db.example.org:3306"},
+		{name: "brownfield explicit port", db: serviceapi.DatabaseSpec{Host: "10.0.0.5", Port: 13306}, want: "10.0.0.5:13306"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -111,16 +111,16 @@ func TestHost(t *testing.T) {
 }
 
 func TestUser(t *testing.T) {
-	managed := &shared.LocalObjectRef{Name: "mariadb"}
+	managed := &serviceapi.LocalObjectRef{Name: "mariadb"}
 	tests := []struct {
 		name string
-		db   shared.DatabaseSpec
+		db   serviceapi.DatabaseSpec
 		want string
 	}{
-		{name: "managed default mode is Static", db: shared.DatabaseSpec{ClusterRef: managed}, want: "my-placement"},
-		{name: "managed Static", db: shared.DatabaseSpec{ClusterRef: managed, CredentialsMode: shared.CredentialsStatic}, want: "my-placement"},
-		{name: "managed Dynamic", db: shared.DatabaseSpec{ClusterRef: managed, CredentialsMode: shared.CredentialsDynamic}, want: "v-issued-user"},
-		{name: "brownfield", db: shared.DatabaseSpec{Host: "db.example.org"}, want: "v-issued-user"},
+		{name: "managed default mode is Static", db: serviceapi.DatabaseSpec{ClusterRef: managed}, want: "my-placement"},
+		{name: "managed Static", db: serviceapi.DatabaseSpec{ClusterRef: managed, CredentialsMode: serviceapi.CredentialsStatic}, want: "my-placement"},
+		{name: "managed Dynamic", db: serviceapi.DatabaseSpec{ClusterRef: managed, CredentialsMode: serviceapi.CredentialsDynamic}, want: "v-issued-user"},
+		{name: "brownfield", db: serviceapi.DatabaseSpec{Host: "db.example.org"}, want: "v-issued-user"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/lib/extraconfig"
 	"github.com/c5c3/openstack-operators/common/lib/ini"
 )
@@ -46,7 +46,7 @@ type Input struct {
 	// PolicyFile is where policy.yaml is mounted ([oslo_policy] policy_file).
 	PolicyFile string
 	// Logging is spec.logging; json renders logging.conf.
-	Logging *shared.LoggingSpec
+	Logging *serviceapi.LoggingSpec
 }
 
 // Render renders the artefact's data: the service's file, plus policy.yaml
@@ -86,7 +86,7 @@ func Render(in Input) (map[string]string, error) {
 
 // Default is [DEFAULT]'s logging keys; loggingFile is where logging.conf is
 // mounted (log_config_append, JSON logging only).
-func Default(l *shared.LoggingSpec, loggingFile string) map[string]string {
+func Default(l *serviceapi.LoggingSpec, loggingFile string) map[string]string {
 	out := map[string]string{
 		"use_stderr": "true",
 		"debug":      strconv.FormatBool(l != nil && l.Debug != nil && *l.Debug),
@@ -102,7 +102,7 @@ func Default(l *shared.LoggingSpec, loggingFile string) map[string]string {
 
 // KeystoneAuthtoken is [keystone_authtoken] without the password, which
 // reaches the pods through the environment only.
-func KeystoneAuthtoken(s *shared.ServiceSpec) map[string]string {
+func KeystoneAuthtoken(s *serviceapi.ServiceSpec) map[string]string {
 	out := map[string]string{
 		"auth_type":            "password",
 		"auth_url":             s.KeystoneEndpoint,
@@ -145,17 +145,19 @@ func LoggingConf(level string) ini.File {
 }
 
 // JSONLogging reports whether logging.conf is rendered.
-func JSONLogging(l *shared.LoggingSpec) bool { return l != nil && l.Format == shared.LogFormatJSON }
+func JSONLogging(l *serviceapi.LoggingSpec) bool {
+	return l != nil && l.Format == serviceapi.LogFormatJSON
+}
 
 // LogLevel is the root logger's level, INFO when unset.
-func LogLevel(l *shared.LoggingSpec) string {
+func LogLevel(l *serviceapi.LoggingSpec) string {
 	if l == nil || l.Level == "" {
 		return "INFO"
 	}
 	return l.Level
 }
 
-func perLoggerLevels(levels map[string]shared.LogLevel) string {
+func perLoggerLevels(levels map[string]serviceapi.LogLevel) string {
 	pairs := make([]string, 0, len(levels))
 	for name, level := range levels {
 		pairs = append(pairs, name+"="+string(level))
@@ -204,7 +206,7 @@ func refuseRejected(owned extraconfig.Registry, sections map[string]map[string]s
 
 // Plugins are the spec.plugins sections, merged below the operator's
 // defaults (Input.Plugins).
-func Plugins(plugins []shared.PluginSpec) ini.File {
+func Plugins(plugins []serviceapi.PluginSpec) ini.File {
 	f := make(ini.File, len(plugins))
 	for _, p := range plugins {
 		f[p.ConfigSection] = maps.Clone(p.Config)

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/lib/extraconfig"
 	"github.com/c5c3/openstack-operators/common/lib/ini"
 )
@@ -55,12 +55,12 @@ func TestRenderMergeOrder(t *testing.T) {
 func TestRenderPolicyAndLogging(t *testing.T) {
 	data, err := Render(Input{
 		MainKey:     "svc.conf",
-		Defaults:    ini.File{"DEFAULT": Default(&shared.LoggingSpec{Format: shared.LogFormatJSON}, "/etc/svc/logging.conf")},
+		Defaults:    ini.File{"DEFAULT": Default(&serviceapi.LoggingSpec{Format: serviceapi.LogFormatJSON}, "/etc/svc/logging.conf")},
 		Extra:       map[string]map[string]string{"oslo_policy": {"policy_file": "/elsewhere.yaml", "enforce_scope": "true"}},
 		Owned:       OwnedKeys("database"),
 		PolicyRules: map[string]string{"b": "role:admin", "a": "role:reader"},
 		PolicyFile:  "/etc/svc/policy.yaml",
-		Logging:     &shared.LoggingSpec{Format: shared.LogFormatJSON},
+		Logging:     &serviceapi.LoggingSpec{Format: serviceapi.LogFormatJSON},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -101,12 +101,12 @@ func TestRenderRefusesRejectedAndUnsafe(t *testing.T) {
 // field it came from.
 func TestRenderRefusesRejectedPluginKeys(t *testing.T) {
 	owned := OwnedKeys("database")
-	plugins := Plugins([]shared.PluginSpec{{Name: "p", ConfigSection: "keystone_authtoken", Config: map[string]string{"password": "hunter2"}}})
+	plugins := Plugins([]serviceapi.PluginSpec{{Name: "p", ConfigSection: "keystone_authtoken", Config: map[string]string{"password": "hunter2"}}})
 	data, err := Render(Input{MainKey: "svc.conf", Plugins: plugins, Owned: owned})
 	if err == nil || data != nil || !strings.Contains(err.Error(), "spec.plugins [keystone_authtoken] password") || strings.Contains(err.Error(), "hunter2") {
 		t.Errorf("rendered %v, err %v", data, err)
 	}
-	if got := Plugins([]shared.PluginSpec{{ConfigSection: "empty"}}); got["empty"] == nil {
+	if got := Plugins([]serviceapi.PluginSpec{{ConfigSection: "empty"}}); got["empty"] == nil {
 		t.Errorf("a plugin without config renders no section: %v", got)
 	}
 }

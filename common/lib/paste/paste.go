@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/lib/ini"
 )
 
@@ -19,14 +19,14 @@ var middlewareName = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 // filters, in spec order. reserved reports the names of the service's own
 // paste file. Config values have '%' doubled: paste reads the file through
 // ConfigParser interpolation, which would otherwise expand or refuse them.
-func Middleware(f ini.File, mws []shared.MiddlewareSpec, reserved func(name string) bool) (before, after []string, err error) {
+func Middleware(f ini.File, mws []serviceapi.MiddlewareSpec, reserved func(name string) bool) (before, after []string, err error) {
 	for _, m := range mws {
 		refuse := func(why string) error { return fmt.Errorf("spec.middleware %q %s", m.Name, why) }
 		var side *[]string
 		switch m.Position {
-		case shared.MiddlewareBefore:
+		case serviceapi.MiddlewareBefore:
 			side = &before
-		case shared.MiddlewareAfter:
+		case serviceapi.MiddlewareAfter:
 			side = &after
 		default:
 			return nil, nil, refuse(fmt.Sprintf("has position %q, want before or after", m.Position))

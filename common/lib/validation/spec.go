@@ -11,7 +11,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 func hasCRLF(s string) bool { return strings.ContainsAny(s, "\r\n") }
@@ -25,7 +25,7 @@ func NoCRLF(p *field.Path, v string) field.ErrorList {
 }
 
 // Image enforces exactly one of tag or digest.
-func Image(p *field.Path, i shared.ImageSpec) field.ErrorList {
+func Image(p *field.Path, i serviceapi.ImageSpec) field.ErrorList {
 	if (i.Tag == "") == (i.Digest == "") {
 		return field.ErrorList{field.Invalid(p, i.Reference(), "exactly one of image.tag or image.digest must be set")}
 	}
@@ -33,7 +33,7 @@ func Image(p *field.Path, i shared.ImageSpec) field.ErrorList {
 }
 
 // Database enforces clusterRef xor host and Dynamic ⇒ clusterRef.
-func Database(p *field.Path, d shared.DatabaseSpec) field.ErrorList {
+func Database(p *field.Path, d serviceapi.DatabaseSpec) field.ErrorList {
 	var errs field.ErrorList
 	if (d.ClusterRef == nil) == (d.Host == "") {
 		errs = append(errs, field.Invalid(p, "", "exactly one of database.clusterRef or database.host must be set"))
@@ -45,7 +45,7 @@ func Database(p *field.Path, d shared.DatabaseSpec) field.ErrorList {
 }
 
 // Cache enforces clusterRef xor servers and no CR/LF in either.
-func Cache(p *field.Path, c shared.CacheSpec) field.ErrorList {
+func Cache(p *field.Path, c serviceapi.CacheSpec) field.ErrorList {
 	var errs field.ErrorList
 	if (c.ClusterRef == nil) == (len(c.Servers) == 0) {
 		errs = append(errs, field.Invalid(p, "", "exactly one of cache.clusterRef or cache.servers must be set"))
@@ -83,7 +83,7 @@ func KeystoneURL(p *field.Path, v string, required bool) field.ErrorList {
 }
 
 // ServiceUser refuses CR/LF in the four identity fields.
-func ServiceUser(p *field.Path, s shared.ServiceUserSpec) field.ErrorList {
+func ServiceUser(p *field.Path, s serviceapi.ServiceUserSpec) field.ErrorList {
 	var errs field.ErrorList
 	errs = append(errs, NoCRLF(p.Child("username"), s.Username)...)
 	errs = append(errs, NoCRLF(p.Child("projectName"), s.ProjectName)...)
@@ -93,7 +93,7 @@ func ServiceUser(p *field.Path, s shared.ServiceUserSpec) field.ErrorList {
 }
 
 // Gateway requires hostname and parentRef.name.
-func Gateway(p *field.Path, g *shared.GatewaySpec) field.ErrorList {
+func Gateway(p *field.Path, g *serviceapi.GatewaySpec) field.ErrorList {
 	if g == nil {
 		return nil
 	}
@@ -109,7 +109,7 @@ func Gateway(p *field.Path, g *shared.GatewaySpec) field.ErrorList {
 
 // NetworkPolicy requires at least one ingress source (fail closed), each
 // naming its namespaces.
-func NetworkPolicy(p *field.Path, n *shared.NetworkPolicySpec) field.ErrorList {
+func NetworkPolicy(p *field.Path, n *serviceapi.NetworkPolicySpec) field.ErrorList {
 	if n != nil && len(n.Ingress) == 0 {
 		return field.ErrorList{field.Required(p.Child("ingress"), "at least one ingress source is required; an empty list would block all traffic")}
 	}
@@ -124,7 +124,7 @@ func NetworkPolicy(p *field.Path, n *shared.NetworkPolicySpec) field.ErrorList {
 }
 
 // SecretStoreRef requires a name and a known kind.
-func SecretStoreRef(p *field.Path, s *shared.SecretStoreRef) field.ErrorList {
+func SecretStoreRef(p *field.Path, s *serviceapi.SecretStoreRef) field.ErrorList {
 	if s == nil {
 		return nil
 	}
@@ -132,14 +132,14 @@ func SecretStoreRef(p *field.Path, s *shared.SecretStoreRef) field.ErrorList {
 	if s.Name == "" {
 		errs = append(errs, field.Required(p.Child("name"), "must be set"))
 	}
-	if s.Kind != "" && s.Kind != shared.ClusterSecretStoreKind && s.Kind != shared.SecretStoreKind {
-		errs = append(errs, field.NotSupported(p.Child("kind"), s.Kind, []string{shared.ClusterSecretStoreKind, shared.SecretStoreKind}))
+	if s.Kind != "" && s.Kind != serviceapi.ClusterSecretStoreKind && s.Kind != serviceapi.SecretStoreKind {
+		errs = append(errs, field.NotSupported(p.Child("kind"), s.Kind, []string{serviceapi.ClusterSecretStoreKind, serviceapi.SecretStoreKind}))
 	}
 	return errs
 }
 
 // TargetClusterRef requires a name, and on update an unchanged ref.
-func TargetClusterRef(p *field.Path, newRef, oldRef *shared.TargetClusterRef, update bool) field.ErrorList {
+func TargetClusterRef(p *field.Path, newRef, oldRef *serviceapi.TargetClusterRef, update bool) field.ErrorList {
 	var errs field.ErrorList
 	if newRef != nil && newRef.Name == "" {
 		errs = append(errs, field.Required(p.Child("name"), "must be set"))
@@ -151,11 +151,11 @@ func TargetClusterRef(p *field.Path, newRef, oldRef *shared.TargetClusterRef, up
 	return errs
 }
 
-func sameRef(a, b *shared.TargetClusterRef) bool {
+func sameRef(a, b *serviceapi.TargetClusterRef) bool {
 	return (a == nil && b == nil) || (a != nil && b != nil && a.Name == b.Name)
 }
 
-func refName(r *shared.TargetClusterRef) string {
+func refName(r *serviceapi.TargetClusterRef) string {
 	if r == nil {
 		return ""
 	}
@@ -165,13 +165,13 @@ func refName(r *shared.TargetClusterRef) string {
 var logLevels = []string{"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}
 
 // Logging checks the enums and per-logger names and levels.
-func Logging(p *field.Path, l *shared.LoggingSpec) field.ErrorList {
+func Logging(p *field.Path, l *serviceapi.LoggingSpec) field.ErrorList {
 	if l == nil {
 		return nil
 	}
 	var errs field.ErrorList
-	if l.Format != "" && l.Format != shared.LogFormatText && l.Format != shared.LogFormatJSON {
-		errs = append(errs, field.NotSupported(p.Child("format"), l.Format, []string{shared.LogFormatText, shared.LogFormatJSON}))
+	if l.Format != "" && l.Format != serviceapi.LogFormatText && l.Format != serviceapi.LogFormatJSON {
+		errs = append(errs, field.NotSupported(p.Child("format"), l.Format, []string{serviceapi.LogFormatText, serviceapi.LogFormatJSON}))
 	}
 	if l.Level != "" && !slices.Contains(logLevels, l.Level) {
 		errs = append(errs, field.NotSupported(p.Child("level"), l.Level, logLevels))

@@ -6,7 +6,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 const digest = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -15,29 +15,29 @@ func TestImage(t *testing.T) {
 	p := field.NewPath("spec", "image")
 	repo := "registry.example.org/openstack/placement"
 	checkRules(t, []ruleCase{
-		{name: "tag", got: Image(p, shared.ImageSpec{Repository: repo, Tag: "2025.2"})},
-		{name: "digest", got: Image(p, shared.ImageSpec{Repository: repo, Digest: digest})},
-		{name: "both", got: Image(p, shared.ImageSpec{Repository: repo, Tag: "2025.2", Digest: digest}),
+		{name: "tag", got: Image(p, serviceapi.ImageSpec{Repository: repo, Tag: "2025.2"})},
+		{name: "digest", got: Image(p, serviceapi.ImageSpec{Repository: repo, Digest: digest})},
+		{name: "both", got: Image(p, serviceapi.ImageSpec{Repository: repo, Tag: "2025.2", Digest: digest}),
 			want: []want{{field.ErrorTypeInvalid, "spec.image", []string{"exactly one of image.tag or image.digest"}}}},
-		{name: "neither", got: Image(p, shared.ImageSpec{Repository: repo}),
+		{name: "neither", got: Image(p, serviceapi.ImageSpec{Repository: repo}),
 			want: []want{{field.ErrorTypeInvalid, "spec.image", []string{"exactly one of image.tag or image.digest"}}}},
 	})
 }
 
 func TestDatabase(t *testing.T) {
 	p := field.NewPath("spec", "database")
-	ref := &shared.LocalObjectRef{Name: "mariadb"}
+	ref := &serviceapi.LocalObjectRef{Name: "mariadb"}
 	xor := want{field.ErrorTypeInvalid, "spec.database", []string{"exactly one of database.clusterRef or database.host"}}
 	dyn := want{field.ErrorTypeInvalid, "spec.database.credentialsMode", []string{"Dynamic requires database.clusterRef"}}
 	checkRules(t, []ruleCase{
-		{name: "managed", got: Database(p, shared.DatabaseSpec{ClusterRef: ref})},
-		{name: "managed Dynamic", got: Database(p, shared.DatabaseSpec{ClusterRef: ref, CredentialsMode: shared.CredentialsDynamic})},
-		{name: "brownfield", got: Database(p, shared.DatabaseSpec{Host: "db.example.org"})},
-		{name: "brownfield Static", got: Database(p, shared.DatabaseSpec{Host: "db.example.org", CredentialsMode: shared.CredentialsStatic})},
-		{name: "both", got: Database(p, shared.DatabaseSpec{ClusterRef: ref, Host: "db.example.org"}), want: []want{xor}},
-		{name: "neither", got: Database(p, shared.DatabaseSpec{}), want: []want{xor}},
-		{name: "Dynamic brownfield", got: Database(p, shared.DatabaseSpec{Host: "db.example.org", CredentialsMode: shared.CredentialsDynamic}), want: []want{dyn}},
-		{name: "Dynamic neither", got: Database(p, shared.DatabaseSpec{CredentialsMode: shared.CredentialsDynamic}), want: []want{xor, dyn}},
+		{name: "managed", got: Database(p, serviceapi.DatabaseSpec{ClusterRef: ref})},
+		{name: "managed Dynamic", got: Database(p, serviceapi.DatabaseSpec{ClusterRef: ref, CredentialsMode: serviceapi.CredentialsDynamic})},
+		{name: "brownfield", got: Database(p, serviceapi.DatabaseSpec{Host: "db.example.org"})},
+		{name: "brownfield Static", got: Database(p, serviceapi.DatabaseSpec{Host: "db.example.org", CredentialsMode: serviceapi.CredentialsStatic})},
+		{name: "both", got: Database(p, serviceapi.DatabaseSpec{ClusterRef: ref, Host: "db.example.org"}), want: []want{xor}},
+		{name: "neither", got: Database(p, serviceapi.DatabaseSpec{}), want: []want{xor}},
+		{name: "Dynamic brownfield", got: Database(p, serviceapi.DatabaseSpec{Host: "db.example.org", CredentialsMode: serviceapi.CredentialsDynamic}), want: []want{dyn}},
+		{name: "Dynamic neither", got: Database(p, serviceapi.DatabaseSpec{CredentialsMode: serviceapi.CredentialsDynamic}), want: []want{xor, dyn}},
 	})
 }
 
@@ -45,14 +45,14 @@ func TestCache(t *testing.T) {
 	p := field.NewPath("spec", "cache")
 	xor := want{field.ErrorTypeInvalid, "spec.cache", []string{"exactly one of cache.clusterRef or cache.servers"}}
 	checkRules(t, []ruleCase{
-		{name: "clusterRef", got: Cache(p, shared.CacheSpec{ClusterRef: &shared.LocalObjectRef{Name: "memcached"}})},
-		{name: "servers", got: Cache(p, shared.CacheSpec{Servers: []string{"m1:11211", "m2:11211"}})},
-		{name: "both", got: Cache(p, shared.CacheSpec{ClusterRef: &shared.LocalObjectRef{Name: "memcached"}, Servers: []string{"m1:11211"}}), want: []want{xor}},
-		{name: "neither", got: Cache(p, shared.CacheSpec{}), want: []want{xor}},
-		{name: "empty servers list is neither", got: Cache(p, shared.CacheSpec{Servers: []string{}}), want: []want{xor}},
-		{name: "CR in clusterRef name", got: Cache(p, shared.CacheSpec{ClusterRef: &shared.LocalObjectRef{Name: "mem\rcached"}}),
+		{name: "clusterRef", got: Cache(p, serviceapi.CacheSpec{ClusterRef: &serviceapi.LocalObjectRef{Name: "memcached"}})},
+		{name: "servers", got: Cache(p, serviceapi.CacheSpec{Servers: []string{"m1:11211", "m2:11211"}})},
+		{name: "both", got: Cache(p, serviceapi.CacheSpec{ClusterRef: &serviceapi.LocalObjectRef{Name: "memcached"}, Servers: []string{"m1:11211"}}), want: []want{xor}},
+		{name: "neither", got: Cache(p, serviceapi.CacheSpec{}), want: []want{xor}},
+		{name: "empty servers list is neither", got: Cache(p, serviceapi.CacheSpec{Servers: []string{}}), want: []want{xor}},
+		{name: "CR in clusterRef name", got: Cache(p, serviceapi.CacheSpec{ClusterRef: &serviceapi.LocalObjectRef{Name: "mem\rcached"}}),
 			want: []want{{field.ErrorTypeInvalid, "spec.cache.clusterRef.name", []string{"CR or LF"}}}},
-		{name: "LF in a server", got: Cache(p, shared.CacheSpec{Servers: []string{"m1:11211", "m2:11211\n[x]"}}),
+		{name: "LF in a server", got: Cache(p, serviceapi.CacheSpec{Servers: []string{"m1:11211", "m2:11211\n[x]"}}),
 			want: []want{{field.ErrorTypeInvalid, "spec.cache.servers[1]", []string{"CR or LF"}}}},
 	})
 }
@@ -76,15 +76,15 @@ func TestKeystoneURL(t *testing.T) {
 
 func TestServiceUser(t *testing.T) {
 	p := field.NewPath("spec", "serviceUser")
-	good := shared.ServiceUserSpec{Username: "placement", ProjectName: "service", UserDomainName: "Default", ProjectDomainName: "Default"}
-	with := func(mut func(*shared.ServiceUserSpec)) shared.ServiceUserSpec { s := good; mut(&s); return s }
+	good := serviceapi.ServiceUserSpec{Username: "placement", ProjectName: "service", UserDomainName: "Default", ProjectDomainName: "Default"}
+	with := func(mut func(*serviceapi.ServiceUserSpec)) serviceapi.ServiceUserSpec { s := good; mut(&s); return s }
 	crlf := func(path string) []want { return []want{{field.ErrorTypeInvalid, path, []string{"CR or LF"}}} }
 	checkRules(t, []ruleCase{
 		{name: "valid", got: ServiceUser(p, good)},
-		{name: "username", got: ServiceUser(p, with(func(s *shared.ServiceUserSpec) { s.Username = "a\nb" })), want: crlf("spec.serviceUser.username")},
-		{name: "projectName", got: ServiceUser(p, with(func(s *shared.ServiceUserSpec) { s.ProjectName = "a\rb" })), want: crlf("spec.serviceUser.projectName")},
-		{name: "userDomainName", got: ServiceUser(p, with(func(s *shared.ServiceUserSpec) { s.UserDomainName = "\n" })), want: crlf("spec.serviceUser.userDomainName")},
-		{name: "projectDomainName", got: ServiceUser(p, with(func(s *shared.ServiceUserSpec) { s.ProjectDomainName = "x\r\n" })), want: crlf("spec.serviceUser.projectDomainName")},
+		{name: "username", got: ServiceUser(p, with(func(s *serviceapi.ServiceUserSpec) { s.Username = "a\nb" })), want: crlf("spec.serviceUser.username")},
+		{name: "projectName", got: ServiceUser(p, with(func(s *serviceapi.ServiceUserSpec) { s.ProjectName = "a\rb" })), want: crlf("spec.serviceUser.projectName")},
+		{name: "userDomainName", got: ServiceUser(p, with(func(s *serviceapi.ServiceUserSpec) { s.UserDomainName = "\n" })), want: crlf("spec.serviceUser.userDomainName")},
+		{name: "projectDomainName", got: ServiceUser(p, with(func(s *serviceapi.ServiceUserSpec) { s.ProjectDomainName = "x\r\n" })), want: crlf("spec.serviceUser.projectDomainName")},
 	})
 }
 
@@ -92,10 +92,10 @@ func TestGateway(t *testing.T) {
 	p := field.NewPath("spec", "gateway")
 	checkRules(t, []ruleCase{
 		{name: "nil", got: Gateway(p, nil)},
-		{name: "valid", got: Gateway(p, &shared.GatewaySpec{Hostname: "placement.example.org", ParentRef: shared.GatewayParentRef{Name: "gw"}})},
-		{name: "no hostname", got: Gateway(p, &shared.GatewaySpec{ParentRef: shared.GatewayParentRef{Name: "gw"}}),
+		{name: "valid", got: Gateway(p, &serviceapi.GatewaySpec{Hostname: "placement.example.org", ParentRef: serviceapi.GatewayParentRef{Name: "gw"}})},
+		{name: "no hostname", got: Gateway(p, &serviceapi.GatewaySpec{ParentRef: serviceapi.GatewayParentRef{Name: "gw"}}),
 			want: []want{{field.ErrorTypeRequired, "spec.gateway.hostname", nil}}},
-		{name: "no parent name", got: Gateway(p, &shared.GatewaySpec{Hostname: "placement.example.org"}),
+		{name: "no parent name", got: Gateway(p, &serviceapi.GatewaySpec{Hostname: "placement.example.org"}),
 			want: []want{{field.ErrorTypeRequired, "spec.gateway.parentRef.name", nil}}},
 	})
 }
@@ -104,10 +104,10 @@ func TestNetworkPolicy(t *testing.T) {
 	p := field.NewPath("spec", "networkPolicy")
 	checkRules(t, []ruleCase{
 		{name: "nil", got: NetworkPolicy(p, nil)},
-		{name: "one source", got: NetworkPolicy(p, &shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{{NamespaceSelector: &metav1.LabelSelector{}}}})},
-		{name: "empty ingress", got: NetworkPolicy(p, &shared.NetworkPolicySpec{}),
+		{name: "one source", got: NetworkPolicy(p, &serviceapi.NetworkPolicySpec{Ingress: []serviceapi.NetworkPolicyIngressSource{{NamespaceSelector: &metav1.LabelSelector{}}}})},
+		{name: "empty ingress", got: NetworkPolicy(p, &serviceapi.NetworkPolicySpec{}),
 			want: []want{{field.ErrorTypeRequired, "spec.networkPolicy.ingress", []string{"block all traffic"}}}},
-		{name: "source without namespaces", got: NetworkPolicy(p, &shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{
+		{name: "source without namespaces", got: NetworkPolicy(p, &serviceapi.NetworkPolicySpec{Ingress: []serviceapi.NetworkPolicyIngressSource{
 			{NamespaceSelector: &metav1.LabelSelector{}}, {PodSelector: &metav1.LabelSelector{}}}}),
 			want: []want{{field.ErrorTypeRequired, "spec.networkPolicy.ingress[1].namespaceSelector", []string{"every namespace"}}}},
 	})
@@ -117,28 +117,28 @@ func TestSecretStoreRef(t *testing.T) {
 	p := field.NewPath("spec", "secretStoreRef")
 	checkRules(t, []ruleCase{
 		{name: "nil", got: SecretStoreRef(p, nil)},
-		{name: "empty kind", got: SecretStoreRef(p, &shared.SecretStoreRef{Name: "vault"})},
-		{name: "ClusterSecretStore", got: SecretStoreRef(p, &shared.SecretStoreRef{Kind: shared.ClusterSecretStoreKind, Name: "vault"})},
-		{name: "SecretStore", got: SecretStoreRef(p, &shared.SecretStoreRef{Kind: shared.SecretStoreKind, Name: "vault"})},
-		{name: "no name", got: SecretStoreRef(p, &shared.SecretStoreRef{Kind: shared.SecretStoreKind}),
+		{name: "empty kind", got: SecretStoreRef(p, &serviceapi.SecretStoreRef{Name: "vault"})},
+		{name: "ClusterSecretStore", got: SecretStoreRef(p, &serviceapi.SecretStoreRef{Kind: serviceapi.ClusterSecretStoreKind, Name: "vault"})},
+		{name: "SecretStore", got: SecretStoreRef(p, &serviceapi.SecretStoreRef{Kind: serviceapi.SecretStoreKind, Name: "vault"})},
+		{name: "no name", got: SecretStoreRef(p, &serviceapi.SecretStoreRef{Kind: serviceapi.SecretStoreKind}),
 			want: []want{{field.ErrorTypeRequired, "spec.secretStoreRef.name", nil}}},
-		{name: "unknown kind", got: SecretStoreRef(p, &shared.SecretStoreRef{Kind: "Vault", Name: "vault"}),
+		{name: "unknown kind", got: SecretStoreRef(p, &serviceapi.SecretStoreRef{Kind: "Vault", Name: "vault"}),
 			want: []want{{field.ErrorTypeNotSupported, "spec.secretStoreRef.kind", []string{"ClusterSecretStore", "SecretStore"}}}},
 	})
 }
 
 func TestTargetClusterRef(t *testing.T) {
 	p := field.NewPath("spec", "targetClusterRef")
-	a, b := &shared.TargetClusterRef{Name: "edge-1"}, &shared.TargetClusterRef{Name: "edge-2"}
+	a, b := &serviceapi.TargetClusterRef{Name: "edge-1"}, &serviceapi.TargetClusterRef{Name: "edge-2"}
 	immutable := func(was string) []want {
 		return []want{{field.ErrorTypeInvalid, "spec.targetClusterRef", []string{"targetClusterRef is immutable", `(was "` + was + `")`}}}
 	}
 	checkRules(t, []ruleCase{
 		{name: "create without ref", got: TargetClusterRef(p, nil, nil, false)},
 		{name: "create with ref", got: TargetClusterRef(p, a, nil, false)},
-		{name: "create with empty name", got: TargetClusterRef(p, &shared.TargetClusterRef{}, nil, false),
+		{name: "create with empty name", got: TargetClusterRef(p, &serviceapi.TargetClusterRef{}, nil, false),
 			want: []want{{field.ErrorTypeRequired, "spec.targetClusterRef.name", nil}}},
-		{name: "update unchanged", got: TargetClusterRef(p, a, &shared.TargetClusterRef{Name: "edge-1"}, true)},
+		{name: "update unchanged", got: TargetClusterRef(p, a, &serviceapi.TargetClusterRef{Name: "edge-1"}, true)},
 		{name: "update both nil", got: TargetClusterRef(p, nil, nil, true)},
 		{name: "update renamed", got: TargetClusterRef(p, b, a, true), want: immutable("edge-1")},
 		{name: "update added", got: TargetClusterRef(p, a, nil, true), want: immutable("")},
@@ -150,22 +150,22 @@ func TestLogging(t *testing.T) {
 	p := field.NewPath("spec", "logging")
 	checkRules(t, []ruleCase{
 		{name: "nil", got: Logging(p, nil)},
-		{name: "empty", got: Logging(p, &shared.LoggingSpec{})},
-		{name: "valid", got: Logging(p, &shared.LoggingSpec{Format: shared.LogFormatJSON, Level: "WARNING",
-			PerLoggerLevels: map[string]shared.LogLevel{"sqlalchemy": "ERROR", "keystonemiddleware": "DEBUG"}})},
-		{name: "bad format", got: Logging(p, &shared.LoggingSpec{Format: "xml"}),
+		{name: "empty", got: Logging(p, &serviceapi.LoggingSpec{})},
+		{name: "valid", got: Logging(p, &serviceapi.LoggingSpec{Format: serviceapi.LogFormatJSON, Level: "WARNING",
+			PerLoggerLevels: map[string]serviceapi.LogLevel{"sqlalchemy": "ERROR", "keystonemiddleware": "DEBUG"}})},
+		{name: "bad format", got: Logging(p, &serviceapi.LoggingSpec{Format: "xml"}),
 			want: []want{{field.ErrorTypeNotSupported, "spec.logging.format", []string{"text", "json"}}}},
-		{name: "bad level", got: Logging(p, &shared.LoggingSpec{Level: "TRACE"}),
+		{name: "bad level", got: Logging(p, &serviceapi.LoggingSpec{Level: "TRACE"}),
 			want: []want{{field.ErrorTypeNotSupported, "spec.logging.level", []string{"CRITICAL"}}}},
-		{name: "lowercase level", got: Logging(p, &shared.LoggingSpec{Level: "debug"}),
+		{name: "lowercase level", got: Logging(p, &serviceapi.LoggingSpec{Level: "debug"}),
 			want: []want{{field.ErrorTypeNotSupported, "spec.logging.level", nil}}},
-		{name: "per-logger empty name", got: Logging(p, &shared.LoggingSpec{PerLoggerLevels: map[string]shared.LogLevel{"": "INFO"}}),
+		{name: "per-logger empty name", got: Logging(p, &serviceapi.LoggingSpec{PerLoggerLevels: map[string]serviceapi.LogLevel{"": "INFO"}}),
 			want: []want{{field.ErrorTypeInvalid, "spec.logging.perLoggerLevels[]", []string{"must not be empty"}}}},
-		{name: "per-logger CR/LF name", got: Logging(p, &shared.LoggingSpec{PerLoggerLevels: map[string]shared.LogLevel{"a\nb": "INFO"}}),
+		{name: "per-logger CR/LF name", got: Logging(p, &serviceapi.LoggingSpec{PerLoggerLevels: map[string]serviceapi.LogLevel{"a\nb": "INFO"}}),
 			want: []want{{field.ErrorTypeInvalid, "spec.logging.perLoggerLevels[a\nb]", []string{"CR or LF"}}}},
-		{name: "per-logger bad level", got: Logging(p, &shared.LoggingSpec{PerLoggerLevels: map[string]shared.LogLevel{"oslo": "LOUD"}}),
+		{name: "per-logger bad level", got: Logging(p, &serviceapi.LoggingSpec{PerLoggerLevels: map[string]serviceapi.LogLevel{"oslo": "LOUD"}}),
 			want: []want{{field.ErrorTypeNotSupported, "spec.logging.perLoggerLevels[oslo]", nil}}},
-		{name: "per-logger errors sorted by name", got: Logging(p, &shared.LoggingSpec{PerLoggerLevels: map[string]shared.LogLevel{"z": "X", "a": "Y", "m": "INFO"}}),
+		{name: "per-logger errors sorted by name", got: Logging(p, &serviceapi.LoggingSpec{PerLoggerLevels: map[string]serviceapi.LogLevel{"z": "X", "a": "Y", "m": "INFO"}}),
 			want: []want{{field.ErrorTypeNotSupported, "spec.logging.perLoggerLevels[a]", nil}, {field.ErrorTypeNotSupported, "spec.logging.perLoggerLevels[z]", nil}}},
 	})
 }

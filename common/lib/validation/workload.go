@@ -9,11 +9,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 // Deployment checks replicas, grace, preStop, strategy and requests <= limits.
-func Deployment(p *field.Path, d *shared.DeploymentSpec) field.ErrorList {
+func Deployment(p *field.Path, d *serviceapi.DeploymentSpec) field.ErrorList {
 	if d == nil {
 		return nil
 	}
@@ -45,7 +45,7 @@ func Deployment(p *field.Path, d *shared.DeploymentSpec) field.ErrorList {
 }
 
 // Harakiri must end before the pod is killed: below grace - preStop.
-func Harakiri(p *field.Path, u *shared.UWSGISpec, d *shared.DeploymentSpec) field.ErrorList {
+func Harakiri(p *field.Path, u *serviceapi.UWSGISpec, d *serviceapi.DeploymentSpec) field.ErrorList {
 	if u == nil || u.Harakiri == nil {
 		return nil
 	}
@@ -58,7 +58,7 @@ func Harakiri(p *field.Path, u *shared.UWSGISpec, d *shared.DeploymentSpec) fiel
 }
 
 // UWSGI refuses a keep-alive timeout with keep-alive off.
-func UWSGI(p *field.Path, u *shared.UWSGISpec) field.ErrorList {
+func UWSGI(p *field.Path, u *serviceapi.UWSGISpec) field.ErrorList {
 	if u != nil && u.HTTPKeepAliveTimeout != nil && u.HTTPKeepAlive != nil && !*u.HTTPKeepAlive {
 		return field.ErrorList{field.Forbidden(p.Child("httpKeepAliveTimeout"), "may not be set when httpKeepAlive is false")}
 	}
@@ -66,7 +66,7 @@ func UWSGI(p *field.Path, u *shared.UWSGISpec) field.ErrorList {
 }
 
 // Autoscaling checks targets, bounds and the implicit minReplicas.
-func Autoscaling(p *field.Path, a *shared.AutoscalingSpec, replicas int32) field.ErrorList {
+func Autoscaling(p *field.Path, a *serviceapi.AutoscalingSpec, replicas int32) field.ErrorList {
 	if a == nil {
 		return nil
 	}
@@ -96,7 +96,7 @@ func Autoscaling(p *field.Path, a *shared.AutoscalingSpec, replicas int32) field
 // SpreadConstraints requires maxSkew, topologyKey and a known whenUnsatisfiable.
 // The upstream type has no omitempty, so the defaulting webhook's re-encoding
 // turns a missing field into a zero value the schema accepts.
-func SpreadConstraints(p *field.Path, d *shared.DeploymentSpec) field.ErrorList {
+func SpreadConstraints(p *field.Path, d *serviceapi.DeploymentSpec) field.ErrorList {
 	if d == nil {
 		return nil
 	}
@@ -126,7 +126,7 @@ func SpreadConstraints(p *field.Path, d *shared.DeploymentSpec) field.ErrorList 
 
 // SpreadSelectors require each constraint to select exactly the instance's pods.
 // The refusal shows the expected and the given selector in YAML flow style.
-func SpreadSelectors(p *field.Path, d *shared.DeploymentSpec, want map[string]string) field.ErrorList {
+func SpreadSelectors(p *field.Path, d *serviceapi.DeploymentSpec, want map[string]string) field.ErrorList {
 	if d == nil {
 		return nil
 	}

@@ -11,15 +11,15 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 func i32(v int32) *int32 { return &v }
 func i64(v int64) *int64 { return &v }
 func boolp(v bool) *bool { return &v }
 
-func autoscaling(minR *int32, maxR int32, cpu, mem *int32) *shared.AutoscalingSpec {
-	return &shared.AutoscalingSpec{MinReplicas: minR, MaxReplicas: maxR, TargetCPUUtilization: cpu, TargetMemoryUtilization: mem}
+func autoscaling(minR *int32, maxR int32, cpu, mem *int32) *serviceapi.AutoscalingSpec {
+	return &serviceapi.AutoscalingSpec{MinReplicas: minR, MaxReplicas: maxR, TargetCPUUtilization: cpu, TargetMemoryUtilization: mem}
 }
 
 func resources(req, lim corev1.ResourceList) corev1.ResourceRequirements {
@@ -31,34 +31,34 @@ func TestDeployment(t *testing.T) {
 	q := resource.MustParse
 	checkRules(t, []ruleCase{
 		{name: "nil", got: Deployment(p, nil)},
-		{name: "defaults", got: Deployment(p, &shared.DeploymentSpec{})},
-		{name: "valid explicit", got: Deployment(p, &shared.DeploymentSpec{Replicas: 2, TerminationGracePeriodSeconds: i64(10), PreStopSleepSeconds: i64(9),
+		{name: "defaults", got: Deployment(p, &serviceapi.DeploymentSpec{})},
+		{name: "valid explicit", got: Deployment(p, &serviceapi.DeploymentSpec{Replicas: 2, TerminationGracePeriodSeconds: i64(10), PreStopSleepSeconds: i64(9),
 			Strategy:  &appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType},
 			Resources: resources(corev1.ResourceList{"cpu": q("500m"), "memory": q("1Gi")}, corev1.ResourceList{"cpu": q("500m")})})},
-		{name: "negative replicas", got: Deployment(p, &shared.DeploymentSpec{Replicas: -1}),
+		{name: "negative replicas", got: Deployment(p, &serviceapi.DeploymentSpec{Replicas: -1}),
 			want: []want{{field.ErrorTypeInvalid, "spec.deployment.replicas", nil}}},
-		{name: "grace below 10", got: Deployment(p, &shared.DeploymentSpec{TerminationGracePeriodSeconds: i64(9), PreStopSleepSeconds: i64(2)}),
+		{name: "grace below 10", got: Deployment(p, &serviceapi.DeploymentSpec{TerminationGracePeriodSeconds: i64(9), PreStopSleepSeconds: i64(2)}),
 			want: []want{{field.ErrorTypeInvalid, "spec.deployment.terminationGracePeriodSeconds", []string{"at least 10"}}}},
-		{name: "negative preStop", got: Deployment(p, &shared.DeploymentSpec{PreStopSleepSeconds: i64(-1)}),
+		{name: "negative preStop", got: Deployment(p, &serviceapi.DeploymentSpec{PreStopSleepSeconds: i64(-1)}),
 			want: []want{{field.ErrorTypeInvalid, "spec.deployment.preStopSleepSeconds", []string{"must not be negative"}}}},
-		{name: "preStop equal to default grace", got: Deployment(p, &shared.DeploymentSpec{PreStopSleepSeconds: i64(30)}),
+		{name: "preStop equal to default grace", got: Deployment(p, &serviceapi.DeploymentSpec{PreStopSleepSeconds: i64(30)}),
 			want: []want{{field.ErrorTypeInvalid, "spec.deployment.preStopSleepSeconds", []string{"(30 s)", "(30 s)"}}}},
-		{name: "default preStop above grace", got: Deployment(p, &shared.DeploymentSpec{TerminationGracePeriodSeconds: i64(4)}),
+		{name: "default preStop above grace", got: Deployment(p, &serviceapi.DeploymentSpec{TerminationGracePeriodSeconds: i64(4)}),
 			want: []want{
 				{field.ErrorTypeInvalid, "spec.deployment.terminationGracePeriodSeconds", nil},
 				{field.ErrorTypeInvalid, "spec.deployment.preStopSleepSeconds", []string{"preStop sleep (5 s)", "grace period (4 s)"}},
 			}},
-		{name: "preStop above grace names both", got: Deployment(p, &shared.DeploymentSpec{TerminationGracePeriodSeconds: i64(15), PreStopSleepSeconds: i64(20)}),
+		{name: "preStop above grace names both", got: Deployment(p, &serviceapi.DeploymentSpec{TerminationGracePeriodSeconds: i64(15), PreStopSleepSeconds: i64(20)}),
 			want: []want{{field.ErrorTypeInvalid, "spec.deployment.preStopSleepSeconds", []string{"preStop sleep (20 s)", "grace period (15 s)"}}}},
-		{name: "Recreate with rollingUpdate", got: Deployment(p, &shared.DeploymentSpec{Strategy: &appsv1.DeploymentStrategy{
+		{name: "Recreate with rollingUpdate", got: Deployment(p, &serviceapi.DeploymentSpec{Strategy: &appsv1.DeploymentStrategy{
 			Type: appsv1.RecreateDeploymentStrategyType, RollingUpdate: &appsv1.RollingUpdateDeployment{}}}),
 			want: []want{{field.ErrorTypeForbidden, "spec.deployment.strategy.rollingUpdate", nil}}},
-		{name: "RollingUpdate with rollingUpdate", got: Deployment(p, &shared.DeploymentSpec{Strategy: &appsv1.DeploymentStrategy{
+		{name: "RollingUpdate with rollingUpdate", got: Deployment(p, &serviceapi.DeploymentSpec{Strategy: &appsv1.DeploymentStrategy{
 			Type: appsv1.RollingUpdateDeploymentStrategyType, RollingUpdate: &appsv1.RollingUpdateDeployment{}}})},
-		{name: "cpu request above limit", got: Deployment(p, &shared.DeploymentSpec{Resources: resources(
+		{name: "cpu request above limit", got: Deployment(p, &serviceapi.DeploymentSpec{Resources: resources(
 			corev1.ResourceList{"cpu": q("1"), "memory": q("512Mi")}, corev1.ResourceList{"cpu": q("500m"), "memory": q("1Gi")})}),
 			want: []want{{field.ErrorTypeInvalid, "spec.deployment.resources.requests[cpu]", []string{"cpu request must not exceed limit"}}}},
-		{name: "both requests above limits, sorted", got: Deployment(p, &shared.DeploymentSpec{Resources: resources(
+		{name: "both requests above limits, sorted", got: Deployment(p, &serviceapi.DeploymentSpec{Resources: resources(
 			corev1.ResourceList{"memory": q("2Gi"), "cpu": q("2")}, corev1.ResourceList{"cpu": q("1"), "memory": q("1Gi")})}),
 			want: []want{
 				{field.ErrorTypeInvalid, "spec.deployment.resources.requests[cpu]", []string{"cpu request must not exceed limit"}},
@@ -69,15 +69,15 @@ func TestDeployment(t *testing.T) {
 
 func TestHarakiri(t *testing.T) {
 	p := field.NewPath("spec", "apiServer", "uwsgi", "harakiri")
-	long := &shared.DeploymentSpec{TerminationGracePeriodSeconds: i64(60), PreStopSleepSeconds: i64(10)}
+	long := &serviceapi.DeploymentSpec{TerminationGracePeriodSeconds: i64(60), PreStopSleepSeconds: i64(10)}
 	checkRules(t, []ruleCase{
 		{name: "no uwsgi", got: Harakiri(p, nil, nil)},
-		{name: "no harakiri", got: Harakiri(p, &shared.UWSGISpec{}, nil)},
-		{name: "below default window", got: Harakiri(p, &shared.UWSGISpec{Harakiri: i32(24)}, nil)},
-		{name: "equal to default window", got: Harakiri(p, &shared.UWSGISpec{Harakiri: i32(25)}, nil),
+		{name: "no harakiri", got: Harakiri(p, &serviceapi.UWSGISpec{}, nil)},
+		{name: "below default window", got: Harakiri(p, &serviceapi.UWSGISpec{Harakiri: i32(24)}, nil)},
+		{name: "equal to default window", got: Harakiri(p, &serviceapi.UWSGISpec{Harakiri: i32(25)}, nil),
 			want: []want{{field.ErrorTypeInvalid, "spec.apiServer.uwsgi.harakiri", []string{"drain window (terminationGracePeriodSeconds - preStopSleepSeconds = 25 s)"}}}},
-		{name: "below custom window", got: Harakiri(p, &shared.UWSGISpec{Harakiri: i32(49)}, long)},
-		{name: "above custom window", got: Harakiri(p, &shared.UWSGISpec{Harakiri: i32(55)}, long),
+		{name: "below custom window", got: Harakiri(p, &serviceapi.UWSGISpec{Harakiri: i32(49)}, long)},
+		{name: "above custom window", got: Harakiri(p, &serviceapi.UWSGISpec{Harakiri: i32(55)}, long),
 			want: []want{{field.ErrorTypeInvalid, "spec.apiServer.uwsgi.harakiri", []string{"= 50 s"}}}},
 	})
 }
@@ -86,10 +86,10 @@ func TestUWSGI(t *testing.T) {
 	p := field.NewPath("spec", "apiServer", "uwsgi")
 	checkRules(t, []ruleCase{
 		{name: "nil", got: UWSGI(p, nil)},
-		{name: "timeout with keepalive default", got: UWSGI(p, &shared.UWSGISpec{HTTPKeepAliveTimeout: i32(30)})},
-		{name: "timeout with keepalive true", got: UWSGI(p, &shared.UWSGISpec{HTTPKeepAlive: boolp(true), HTTPKeepAliveTimeout: i32(30)})},
-		{name: "keepalive false without timeout", got: UWSGI(p, &shared.UWSGISpec{HTTPKeepAlive: boolp(false)})},
-		{name: "timeout with keepalive false", got: UWSGI(p, &shared.UWSGISpec{HTTPKeepAlive: boolp(false), HTTPKeepAliveTimeout: i32(30)}),
+		{name: "timeout with keepalive default", got: UWSGI(p, &serviceapi.UWSGISpec{HTTPKeepAliveTimeout: i32(30)})},
+		{name: "timeout with keepalive true", got: UWSGI(p, &serviceapi.UWSGISpec{HTTPKeepAlive: boolp(true), HTTPKeepAliveTimeout: i32(30)})},
+		{name: "keepalive false without timeout", got: UWSGI(p, &serviceapi.UWSGISpec{HTTPKeepAlive: boolp(false)})},
+		{name: "timeout with keepalive false", got: UWSGI(p, &serviceapi.UWSGISpec{HTTPKeepAlive: boolp(false), HTTPKeepAliveTimeout: i32(30)}),
 			want: []want{{field.ErrorTypeForbidden, "spec.apiServer.uwsgi.httpKeepAliveTimeout", []string{"httpKeepAlive is false"}}}},
 	})
 }
@@ -127,8 +127,8 @@ func TestSpreadSelectors(t *testing.T) {
 		return corev1.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: "kubernetes.io/hostname", LabelSelector: ls}
 	}
 	good := tsc(&metav1.LabelSelector{MatchLabels: map[string]string{"app.kubernetes.io/instance": "p", "app.kubernetes.io/name": "placement"}})
-	d := func(cs ...corev1.TopologySpreadConstraint) *shared.DeploymentSpec {
-		return &shared.DeploymentSpec{TopologySpreadConstraints: cs}
+	d := func(cs ...corev1.TopologySpreadConstraint) *serviceapi.DeploymentSpec {
+		return &serviceapi.DeploymentSpec{TopologySpreadConstraints: cs}
 	}
 	const expected = "must be exactly matchLabels {app.kubernetes.io/instance: p, app.kubernetes.io/name: placement} with no matchExpressions; got "
 	bad := func(i, got string) []want {
@@ -169,7 +169,7 @@ func TestSpreadSelectorsMessageIsStable(t *testing.T) {
 		want[fmt.Sprintf("want-%02d", i)] = "v"
 		got[fmt.Sprintf("got-%02d", i)] = "v"
 	}
-	d := &shared.DeploymentSpec{TopologySpreadConstraints: []corev1.TopologySpreadConstraint{{
+	d := &serviceapi.DeploymentSpec{TopologySpreadConstraints: []corev1.TopologySpreadConstraint{{
 		LabelSelector: &metav1.LabelSelector{MatchLabels: got}}}}
 	first := SpreadSelectors(p, d, want)[0].Error()
 	if !strings.Contains(first, "{want-00: v, want-01: v, ") || !strings.Contains(first, "got matchLabels {got-00: v, got-01: v, ") {
@@ -184,8 +184,8 @@ func TestSpreadSelectorsMessageIsStable(t *testing.T) {
 
 func TestSpreadConstraints(t *testing.T) {
 	p := field.NewPath("spec", "deployment", "topologySpreadConstraints")
-	d := func(cs ...corev1.TopologySpreadConstraint) *shared.DeploymentSpec {
-		return &shared.DeploymentSpec{TopologySpreadConstraints: cs}
+	d := func(cs ...corev1.TopologySpreadConstraint) *serviceapi.DeploymentSpec {
+		return &serviceapi.DeploymentSpec{TopologySpreadConstraints: cs}
 	}
 	good := corev1.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: "topology.kubernetes.io/zone", WhenUnsatisfiable: corev1.DoNotSchedule}
 	path := func(i, f string) string { return "spec.deployment.topologySpreadConstraints[" + i + "]." + f }

@@ -10,7 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 // Topology keys of the default spread constraints.
@@ -31,8 +31,8 @@ type DeploymentParams struct {
 	ProbePath     string
 	ConfigMapName string // mounted read-only as volume "config"
 	ConfigDir     string
-	DBTLS         *DBTLSMount            // nil when database TLS is off
-	Spec          *shared.DeploymentSpec // may be nil
+	DBTLS         *DBTLSMount                // nil when database TLS is off
+	Spec          *serviceapi.DeploymentSpec // may be nil
 	// Autoscaling leaves replicas nil so the HPA owns the live count.
 	Autoscaling bool
 	// PodAnnotations with an empty value are omitted, so a pass that could not
@@ -153,7 +153,7 @@ func httpGet(path string, port int32) corev1.ProbeHandler {
 
 // strategy defaults to a surge-only rollout so capacity never drops below the
 // desired replica count.
-func strategy(s *shared.DeploymentSpec) appsv1.DeploymentStrategy {
+func strategy(s *serviceapi.DeploymentSpec) appsv1.DeploymentStrategy {
 	if s != nil && s.Strategy != nil {
 		return *s.Strategy.DeepCopy()
 	}
@@ -168,7 +168,7 @@ func strategy(s *shared.DeploymentSpec) appsv1.DeploymentStrategy {
 
 // spread distinguishes nil (render zone + hostname defaults) from an explicit
 // empty list (the user disabled spreading).
-func spread(id Identity, s *shared.DeploymentSpec) []corev1.TopologySpreadConstraint {
+func spread(id Identity, s *serviceapi.DeploymentSpec) []corev1.TopologySpreadConstraint {
 	if s == nil || s.TopologySpreadConstraints == nil {
 		out := make([]corev1.TopologySpreadConstraint, 0, 2)
 		for _, key := range []string{ZoneTopologyKey, HostnameTopologyKey} {

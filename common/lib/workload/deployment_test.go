@@ -12,7 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 var testID = Identity{Service: "placement", Instance: "p1", Namespace: "openstack", ManagedBy: "placement-operator"}
@@ -154,7 +154,7 @@ func TestDeploymentCustomised(t *testing.T) {
 	p.Autoscaling = true
 	p.PodAnnotations = map[string]string{"a": "", "b": ""}
 	p.DBTLS = &DBTLSMount{CASecret: "db-ca", ClientCertSecret: "db-client", MountPath: "/etc/placement-db-tls/"}
-	p.Spec = &shared.DeploymentSpec{
+	p.Spec = &serviceapi.DeploymentSpec{
 		Replicas:                      5,
 		Resources:                     res,
 		TerminationGracePeriodSeconds: new(int64(60)),
@@ -213,13 +213,13 @@ func TestDeploymentSpread(t *testing.T) {
 	custom := []corev1.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "rack"}}
 	tests := []struct {
 		name     string
-		spec     *shared.DeploymentSpec
+		spec     *serviceapi.DeploymentSpec
 		wantKeys []string
 	}{
 		{name: "nil spec", spec: nil, wantKeys: []string{"topology.kubernetes.io/zone", "kubernetes.io/hostname"}},
-		{name: "nil list", spec: &shared.DeploymentSpec{}, wantKeys: []string{"topology.kubernetes.io/zone", "kubernetes.io/hostname"}},
-		{name: "empty list disables", spec: &shared.DeploymentSpec{TopologySpreadConstraints: []corev1.TopologySpreadConstraint{}}, wantKeys: nil},
-		{name: "custom", spec: &shared.DeploymentSpec{TopologySpreadConstraints: custom}, wantKeys: []string{"rack"}},
+		{name: "nil list", spec: &serviceapi.DeploymentSpec{}, wantKeys: []string{"topology.kubernetes.io/zone", "kubernetes.io/hostname"}},
+		{name: "empty list disables", spec: &serviceapi.DeploymentSpec{TopologySpreadConstraints: []corev1.TopologySpreadConstraint{}}, wantKeys: nil},
+		{name: "custom", spec: &serviceapi.DeploymentSpec{TopologySpreadConstraints: custom}, wantKeys: []string{"rack"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -239,14 +239,14 @@ func TestDeploymentSpread(t *testing.T) {
 func TestDeploymentReplicas(t *testing.T) {
 	tests := []struct {
 		name        string
-		spec        *shared.DeploymentSpec
+		spec        *serviceapi.DeploymentSpec
 		autoscaling bool
 		want        *int32
 	}{
 		{name: "nil spec defaults to 3", want: new(int32(3))},
-		{name: "zero defaults to 3", spec: &shared.DeploymentSpec{}, want: new(int32(3))},
-		{name: "explicit", spec: &shared.DeploymentSpec{Replicas: 1}, want: new(int32(1))},
-		{name: "autoscaling leaves nil", spec: &shared.DeploymentSpec{Replicas: 4}, autoscaling: true, want: nil},
+		{name: "zero defaults to 3", spec: &serviceapi.DeploymentSpec{}, want: new(int32(3))},
+		{name: "explicit", spec: &serviceapi.DeploymentSpec{Replicas: 1}, want: new(int32(1))},
+		{name: "autoscaling leaves nil", spec: &serviceapi.DeploymentSpec{Replicas: 4}, autoscaling: true, want: nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,7 +3,7 @@ package workload
 import (
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 // DSNSecretKey is the key of the DSN in the <cr>-db-connection Secret.
@@ -28,12 +28,12 @@ func DSNEnv(envName, cr string) corev1.EnvVar {
 }
 
 // PasswordEnv is the service-user password from its Secret.
-func PasswordEnv(u shared.ServiceUserSpec) corev1.EnvVar {
+func PasswordEnv(u serviceapi.ServiceUserSpec) corev1.EnvVar {
 	return SecretEnv(EnvKeystonePassword, u.SecretRef.Name, u.PasswordKey())
 }
 
 // DBTLS is the database TLS material mounted at dir, nil when TLS is off.
-func DBTLS(t *shared.DatabaseTLS, dir string) *DBTLSMount {
+func DBTLS(t *serviceapi.DatabaseTLS, dir string) *DBTLSMount {
 	if !t.Enabled() {
 		return nil
 	}

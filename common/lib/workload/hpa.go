@@ -5,12 +5,12 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 // HorizontalPodAutoscaler renders the HPA for the instance's Deployment.
 // Without an explicit minimum the configured replica count is the floor.
-func HorizontalPodAutoscaler(id Identity, a shared.AutoscalingSpec, replicas int32) *autoscalingv2.HorizontalPodAutoscaler {
+func HorizontalPodAutoscaler(id Identity, a serviceapi.AutoscalingSpec, replicas int32) *autoscalingv2.HorizontalPodAutoscaler {
 	minReplicas := replicas
 	if a.MinReplicas != nil {
 		minReplicas = *a.MinReplicas

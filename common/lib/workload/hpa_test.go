@@ -8,7 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 func TestHorizontalPodAutoscaler(t *testing.T) {
@@ -23,26 +23,26 @@ func TestHorizontalPodAutoscaler(t *testing.T) {
 	}
 	tests := []struct {
 		name        string
-		spec        shared.AutoscalingSpec
+		spec        serviceapi.AutoscalingSpec
 		replicas    int32
 		wantMin     int32
 		wantMetrics []autoscalingv2.MetricSpec
 	}{
 		{
 			name:     "min defaults to replicas, cpu only",
-			spec:     shared.AutoscalingSpec{MaxReplicas: 10, TargetCPUUtilization: new(int32(70))},
+			spec:     serviceapi.AutoscalingSpec{MaxReplicas: 10, TargetCPUUtilization: new(int32(70))},
 			replicas: 3, wantMin: 3,
 			wantMetrics: []autoscalingv2.MetricSpec{metric(corev1.ResourceCPU, 70)},
 		},
 		{
 			name:     "explicit min, memory only",
-			spec:     shared.AutoscalingSpec{MinReplicas: new(int32(2)), MaxReplicas: 10, TargetMemoryUtilization: new(int32(80))},
+			spec:     serviceapi.AutoscalingSpec{MinReplicas: new(int32(2)), MaxReplicas: 10, TargetMemoryUtilization: new(int32(80))},
 			replicas: 3, wantMin: 2,
 			wantMetrics: []autoscalingv2.MetricSpec{metric(corev1.ResourceMemory, 80)},
 		},
 		{
 			name: "both targets, cpu first",
-			spec: shared.AutoscalingSpec{
+			spec: serviceapi.AutoscalingSpec{
 				MaxReplicas: 10, TargetMemoryUtilization: new(int32(80)), TargetCPUUtilization: new(int32(60)),
 			},
 			replicas: 4, wantMin: 4,

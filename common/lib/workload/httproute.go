@@ -8,13 +8,13 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 // HTTPRoute routes g.Hostname and g.EffectivePath() to the instance Service.
 // requestTimeout is a Gateway API duration (e.g. "60s"); "" renders no
 // timeouts block so the gateway's own default applies.
-func HTTPRoute(id Identity, g shared.GatewaySpec, port int32, requestTimeout string) *gatewayv1.HTTPRoute {
+func HTTPRoute(id Identity, g serviceapi.GatewaySpec, port int32, requestTimeout string) *gatewayv1.HTTPRoute {
 	ns := g.ParentRef.Namespace
 	if ns == "" {
 		ns = id.Namespace

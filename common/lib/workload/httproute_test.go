@@ -7,13 +7,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 func TestHTTPRoute(t *testing.T) {
 	tests := []struct {
 		name        string
-		g           shared.GatewaySpec
+		g           serviceapi.GatewaySpec
 		timeout     string
 		wantNS      string
 		wantSection *gatewayv1.SectionName
@@ -23,14 +23,14 @@ func TestHTTPRoute(t *testing.T) {
 	}{
 		{
 			name:   "defaults",
-			g:      shared.GatewaySpec{Hostname: "placement.example", ParentRef: shared.GatewayParentRef{Name: "gw"}},
+			g:      serviceapi.GatewaySpec{Hostname: "placement.example", ParentRef: serviceapi.GatewayParentRef{Name: "gw"}},
 			wantNS: "openstack", wantPath: "/",
 		},
 		{
 			name: "everything set",
-			g: shared.GatewaySpec{
+			g: serviceapi.GatewaySpec{
 				Hostname:    "placement.example",
-				ParentRef:   shared.GatewayParentRef{Name: "gw", Namespace: "gateways", SectionName: "https"},
+				ParentRef:   serviceapi.GatewayParentRef{Name: "gw", Namespace: "gateways", SectionName: "https"},
 				Path:        "placement",
 				Annotations: map[string]string{"cert-manager.io/issuer": "x"},
 			},
@@ -41,7 +41,7 @@ func TestHTTPRoute(t *testing.T) {
 		},
 		{
 			name:   "path with leading slash kept, empty annotations omitted",
-			g:      shared.GatewaySpec{Hostname: "h", ParentRef: shared.GatewayParentRef{Name: "gw"}, Path: "/api", Annotations: map[string]string{}},
+			g:      serviceapi.GatewaySpec{Hostname: "h", ParentRef: serviceapi.GatewayParentRef{Name: "gw"}, Path: "/api", Annotations: map[string]string{}},
 			wantNS: "openstack", wantPath: "/api",
 		},
 	}

@@ -11,7 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 // NamespaceNameLabel is set by the API server on every namespace.
@@ -30,7 +30,7 @@ var ErrNoIngressSources = errors.New("networkPolicy.ingress must list at least o
 type NetworkPolicyParams struct {
 	ID                Identity
 	Port              int32
-	Spec              shared.NetworkPolicySpec
+	Spec              serviceapi.NetworkPolicySpec
 	GatewayNamespace  string // "" when no gateway is configured
 	OperatorNamespace string // "" when unknown
 	DatabasePort      int32

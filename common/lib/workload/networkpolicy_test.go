@@ -10,7 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 func npPort(proto corev1.Protocol, n int32) networkingv1.NetworkPolicyPort {
@@ -22,8 +22,8 @@ func nsSel(ns string) *metav1.LabelSelector {
 }
 
 func TestNetworkPolicyEmptyIngress(t *testing.T) {
-	for _, ing := range [][]shared.NetworkPolicyIngressSource{nil, {}} {
-		np, err := NetworkPolicy(NetworkPolicyParams{ID: testID, Port: 8778, Spec: shared.NetworkPolicySpec{Ingress: ing}})
+	for _, ing := range [][]serviceapi.NetworkPolicyIngressSource{nil, {}} {
+		np, err := NetworkPolicy(NetworkPolicyParams{ID: testID, Port: 8778, Spec: serviceapi.NetworkPolicySpec{Ingress: ing}})
 		if !errors.Is(err, ErrNoIngressSources) || np != nil {
 			t.Errorf("ingress %v: got (%v, %v), want (nil, ErrNoIngressSources)", ing, np, err)
 		}
@@ -40,8 +40,8 @@ func TestNetworkPolicyFull(t *testing.T) {
 	p := NetworkPolicyParams{
 		ID:   testID,
 		Port: 8778,
-		Spec: shared.NetworkPolicySpec{
-			Ingress: []shared.NetworkPolicyIngressSource{
+		Spec: serviceapi.NetworkPolicySpec{
+			Ingress: []serviceapi.NetworkPolicyIngressSource{
 				{NamespaceSelector: &userNS, PodSelector: userPod},
 				{NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"monitoring": "true"}}},
 			},
@@ -112,7 +112,7 @@ func TestNetworkPolicyMinimal(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := NetworkPolicy(NetworkPolicyParams{
 				ID: testID, Port: 9311,
-				Spec:             shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{{NamespaceSelector: &ns}}},
+				Spec:             serviceapi.NetworkPolicySpec{Ingress: []serviceapi.NetworkPolicyIngressSource{{NamespaceSelector: &ns}}},
 				GatewayNamespace: tt.gatewayNS, OperatorNamespace: tt.operator,
 				DatabasePort: 3306, KeystoneURL: "http://keystone",
 			})

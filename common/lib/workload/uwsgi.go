@@ -3,7 +3,7 @@ package workload
 import (
 	"strconv"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 // UWSGILogFormat is the request-line format shared by the service operators.
@@ -33,7 +33,7 @@ var CloseFlags = []string{"--add-header", "Connection: close"}
 // UWSGIArgs returns the uwsgi command line, one argv token per flag and value
 // (no shell involved, so the log format is a single unquoted token).
 // Non-positive keep-alive timeout and harakiri values are dropped.
-func UWSGIArgs(port int32, wsgiFile string, u *shared.UWSGISpec) []string {
+func UWSGIArgs(port int32, wsgiFile string, u *serviceapi.UWSGISpec) []string {
 	return UWSGICommand(UWSGIOptions{Port: port, WSGIFile: wsgiFile, Spec: u})
 }
 
@@ -42,7 +42,7 @@ func UWSGIArgs(port int32, wsgiFile string, u *shared.UWSGISpec) []string {
 type UWSGIOptions struct {
 	Port     int32
 	WSGIFile string
-	Spec     *shared.UWSGISpec // may be nil
+	Spec     *serviceapi.UWSGISpec // may be nil
 	// HTTPFlags follow "--http :<port>" (e.g. Glance's chunked-transfer flags).
 	HTTPFlags []string
 	// PyArgv is passed as the one value of --pyargv after --threads; omitted when empty.

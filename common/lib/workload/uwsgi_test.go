@@ -5,7 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 func TestUWSGIArgs(t *testing.T) {
@@ -32,34 +32,34 @@ func TestUWSGIArgs(t *testing.T) {
 	tests := []struct {
 		name string
 		port int32
-		u    *shared.UWSGISpec
+		u    *serviceapi.UWSGISpec
 		want []string
 	}{
 		{name: "nil spec uses defaults", port: 8778, u: nil, want: join(head, ka, mid, pt("2", "1"), tail)},
-		{name: "empty block uses defaults", port: 8778, u: &shared.UWSGISpec{}, want: join(head, ka, mid, pt("2", "1"), tail)},
+		{name: "empty block uses defaults", port: 8778, u: &serviceapi.UWSGISpec{}, want: join(head, ka, mid, pt("2", "1"), tail)},
 		{
 			name: "explicit keepalive true with timeout",
-			port: 8778, u: &shared.UWSGISpec{HTTPKeepAlive: new(true), HTTPKeepAliveTimeout: new(int32(30))},
+			port: 8778, u: &serviceapi.UWSGISpec{HTTPKeepAlive: new(true), HTTPKeepAliveTimeout: new(int32(30))},
 			want: join(head, []string{"--http-keepalive=30"}, mid, pt("2", "1"), tail),
 		},
 		{
 			name: "keepalive false drops both flags",
-			port: 8778, u: &shared.UWSGISpec{HTTPKeepAlive: new(false), HTTPKeepAliveTimeout: new(int32(30))},
+			port: 8778, u: &serviceapi.UWSGISpec{HTTPKeepAlive: new(false), HTTPKeepAliveTimeout: new(int32(30))},
 			want: join(head, mid, pt("2", "1"), tail),
 		},
 		{
 			name: "processes threads harakiri",
-			port: 8778, u: &shared.UWSGISpec{Processes: 4, Threads: 8, Harakiri: new(int32(20))},
+			port: 8778, u: &serviceapi.UWSGISpec{Processes: 4, Threads: 8, Harakiri: new(int32(20))},
 			want: join(head, ka, mid, pt("4", "8"), []string{"--harakiri", "20"}, tail),
 		},
 		{
 			name: "zero timeout and harakiri dropped",
-			port: 8778, u: &shared.UWSGISpec{HTTPKeepAliveTimeout: new(int32(0)), Harakiri: new(int32(0))},
+			port: 8778, u: &serviceapi.UWSGISpec{HTTPKeepAliveTimeout: new(int32(0)), Harakiri: new(int32(0))},
 			want: join(head, ka, mid, pt("2", "1"), tail),
 		},
 		{
 			name: "negative timeout and harakiri dropped",
-			port: 8778, u: &shared.UWSGISpec{HTTPKeepAliveTimeout: new(int32(-1)), Harakiri: new(int32(-5))},
+			port: 8778, u: &serviceapi.UWSGISpec{HTTPKeepAliveTimeout: new(int32(-1)), Harakiri: new(int32(-5))},
 			want: join(head, ka, mid, pt("2", "1"), tail),
 		},
 		{
@@ -85,7 +85,7 @@ func TestUWSGICommandHTTPFlagsAndPyArgv(t *testing.T) {
 	got := UWSGICommand(UWSGIOptions{
 		Port:      9292,
 		WSGIFile:  "/var/lib/openstack/bin/glance-wsgi-api",
-		Spec:      &shared.UWSGISpec{Processes: 3, Threads: 2, HTTPKeepAliveTimeout: new(int32(15)), Harakiri: new(int32(60))},
+		Spec:      &serviceapi.UWSGISpec{Processes: 3, Threads: 2, HTTPKeepAliveTimeout: new(int32(15)), Harakiri: new(int32(60))},
 		HTTPFlags: []string{"--http-auto-chunked", "--http-chunked-input"},
 		PyArgv:    pyargv,
 	})

@@ -4,8 +4,8 @@ import (
 	"os"
 	"testing"
 
+	barbican "github.com/c5c3/openstack-operators/barbican-operator"
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/barbican-operator/inprocess"
 	"github.com/c5c3/openstack-operators/e2e/conformance/harness"
 )
 
@@ -21,8 +21,8 @@ const (
 func TestMain(m *testing.M) {
 	os.Exit(harness.Main(m, harness.Options{
 		ServiceUser: serviceUser, ServicePassword: serviceUserPass,
-		CRDDir: "barbican-operator/config/crd", CRDDirs: []string{inprocess.InstanceCRDDir},
-		AddToScheme: barbicanv1.AddToScheme, OperatorNamespace: "barbican-system", New: inprocess.New,
+		CRDDir: "barbican-operator/config/crd", CRDDirs: []string{barbican.InstanceCRDDir},
+		AddToScheme: barbicanv1.AddToScheme, OperatorNamespace: "barbican-system", New: barbican.Operator.NewManager,
 		// The rendered command names the module barbican.wsgi.api, which
 		// the machine's bookworm barbican (15, Zed) lacks: the suite runs
 		// Debian sid's barbican 23 in every pass, with both paste layouts

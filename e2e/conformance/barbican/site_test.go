@@ -9,11 +9,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	barbican "github.com/c5c3/openstack-operators/barbican-operator"
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/barbican-operator/inprocess"
 	"github.com/c5c3/openstack-operators/common/framework/conditions"
 	"github.com/c5c3/openstack-operators/e2e/conformance/harness"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
+	"github.com/c5c3/openstack-operators/e2e/managedbao"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	"github.com/c5c3/openstack-operators/e2e/suite"
 	"github.com/c5c3/openstack-operators/testsupport/openbao"
@@ -53,9 +54,9 @@ func newSite(t *testing.T, name, release string, secretIDTTL time.Duration, muta
 	ctx := t.Context()
 	in := harness.NewInputs("barbican", "bb", name, env.DB)
 	spec := env.Provision(t, in, release)
-	s := &site{Inputs: in, t: t, ns: in.Namespace, name: "barbican", host: inprocess.InstanceHost(in.Namespace, instance)}
+	s := &site{Inputs: in, t: t, ns: in.Namespace, name: "barbican", host: managedbao.Host(in.Namespace, instance)}
 	s.managedInstance(secretIDTTL)
-	poll.Must(t, env.K8s.Create(ctx, inprocess.ManagedStore(s.ns, storeName, s.name, instance)))
+	poll.Must(t, env.K8s.Create(ctx, managedbao.Store(s.ns, storeName, s.name, instance)))
 	b := &barbicanv1.Barbican{
 		ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: s.name},
 		Spec:       barbicanv1.BarbicanSpec{ServiceSpec: spec},
@@ -63,16 +64,16 @@ func newSite(t *testing.T, name, release string, secretIDTTL time.Duration, muta
 	if mutate != nil {
 		mutate(b)
 	}
-	inprocess.Default(b)
+	barbican.Default(b)
 	poll.Must(t, env.K8s.Create(ctx, b))
 	return s
 }
 
-// managedInstance brings up the instance (inprocess.StartInstance) on
+// managedInstance brings up the instance (managedbao.Start) on
 // instanceIP at its Service's port, and maps its Service name there in the
 // operator's --resolve table.
 func (s *site) managedInstance(secretIDTTL time.Duration) {
-	s.vault = inprocess.StartInstance(s.t, env.K8s, env.Config, s.ns, instance, instanceIP+":"+instancePort, secretIDTTL)
+	s.vault = managedbao.Start(s.t, env.K8s, env.Config, s.ns, instance, instanceIP+":"+instancePort, secretIDTTL)
 	env.Resolve.Map(s.host+":"+instancePort, instanceIP+":"+instancePort)
 	s.t.Cleanup(func() { env.Resolve.Map(s.host+":"+instancePort, "") })
 }
@@ -143,5 +144,5 @@ func (s *site) upToReady() *harness.API {
 
 // secretIDDigest is the pod template's digest of the store's secret ID.
 func secretIDDigest(annotations map[string]string) string {
-	return annotations[inprocess.StoreCredsHash]
+	return annotations[barbican.StoreCredsHash]
 }

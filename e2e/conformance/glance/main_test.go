@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/c5c3/openstack-operators/e2e/conformance/harness"
+	glance "github.com/c5c3/openstack-operators/glance-operator"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/glance-operator/inprocess"
 )
 
 // env holds the servers every test shares: Keystone alone costs ~10 s of
@@ -23,7 +23,7 @@ func TestMain(m *testing.M) {
 	os.Exit(harness.Main(m, harness.Options{
 		ServiceUser: serviceUser, ServicePassword: serviceUserPass, S3: true,
 		CRDDir: "glance-operator/config/crd", AddToScheme: glancev1.AddToScheme,
-		OperatorNamespace: "glance-system", New: inprocess.New,
+		OperatorNamespace: "glance-system", New: glance.Operator.NewManager,
 		// Both launch modes on the machine's Zed glance. Glance 33 (sid,
 		// 2026.2) refuses the standalone eventlet server ("Standalone
 		// glance-api is no longer supported"), so a 2025.2 CR's

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/e2e/conformance/harness"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
 	"github.com/c5c3/openstack-operators/e2e/poll"
@@ -98,7 +98,7 @@ type uploadResult struct {
 
 func uploadAcrossStop(t *testing.T, release string) {
 	s := newSite(t, "stop-"+strings.ReplaceAll(release, ".", "-"), release, func(g *glancev1.Glance) {
-		g.Spec.Deployment = &shared.DeploymentSpec{PreStopSleepSeconds: new(int64(8))}
+		g.Spec.Deployment = &serviceapi.DeploymentSpec{PreStopSleepSeconds: new(int64(8))}
 	})
 	a := s.upToReady()
 	token, err := env.Keystone.AdminToken()
@@ -147,7 +147,7 @@ func TestUWSGIWithoutItsRouterFinishesAnUploadAcrossSIGTERM(t *testing.T) {
 		t.Fatalf("the run covers no uWSGI release: %v", env.Releases)
 	}
 	s := newSite(t, "stop-no-router", "2026.1", func(g *glancev1.Glance) {
-		g.Spec.Deployment = &shared.DeploymentSpec{PreStopSleepSeconds: new(int64(2))}
+		g.Spec.Deployment = &serviceapi.DeploymentSpec{PreStopSleepSeconds: new(int64(2))}
 	})
 	s.syncDatabase()
 	l := s.launch()

@@ -13,8 +13,8 @@ import (
 	"github.com/c5c3/openstack-operators/e2e/conformance/harness"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
 	"github.com/c5c3/openstack-operators/e2e/poll"
+	glance "github.com/c5c3/openstack-operators/glance-operator"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/glance-operator/inprocess"
 	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
@@ -59,7 +59,7 @@ func newSite(t *testing.T, name, release string, mutate func(*glancev1.Glance)) 
 					CredentialsSecretRef: glancev1.CredentialsSecretRef{Name: "s3"}},
 			},
 		}
-		inprocess.DefaultBackend(b)
+		glance.DefaultBackend(b)
 		poll.Must(t, env.K8s.Create(ctx, b))
 	}
 	g := &glancev1.Glance{
@@ -69,7 +69,7 @@ func newSite(t *testing.T, name, release string, mutate func(*glancev1.Glance)) 
 	if mutate != nil {
 		mutate(g)
 	}
-	inprocess.Default(g)
+	glance.Default(g)
 	poll.Must(t, env.K8s.Create(ctx, g))
 	return s
 }

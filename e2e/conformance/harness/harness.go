@@ -23,7 +23,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/bootstrap"
 	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
 	"github.com/c5c3/openstack-operators/common/lib/dialer"
@@ -59,7 +59,7 @@ type Options struct {
 	// can run (the machine's cannot), whatever $CONFORMANCE_DEBIAN says.
 	Debian string
 	// New builds the operator's manager as its binary does (the module's
-	// inprocess.New).
+	// Operator.NewManager).
 	New func(ctx context.Context, cfg *rest.Config, o *bootstrap.Options) (ctrl.Manager, error)
 }
 
@@ -186,7 +186,7 @@ func start(o Options, env *Env, stops *[]func() error) error {
 			fmt.Fprintln(os.Stderr, "operator:", err)
 		}
 	}()
-	return testenv.SecretStore(ctx, env.K8s, "", shared.DefaultSecretStoreName, true)
+	return testenv.SecretStore(ctx, env.K8s, "", serviceapi.DefaultSecretStoreName, true)
 }
 
 // versions lists the versions of the Debian packages as installed where the

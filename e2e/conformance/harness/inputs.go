@@ -8,7 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 )
@@ -37,7 +37,7 @@ func NewInputs(service, prefix, name string, server *localsvc.MariaDB) Inputs {
 // Provision creates the inputs (the namespace may exist already: a test
 // that puts more inputs into it first); the schema is dropped when the
 // test ends. It returns the CR's shared spec on release.
-func (e *Env) Provision(t *testing.T, in Inputs, release string) shared.ServiceSpec {
+func (e *Env) Provision(t *testing.T, in Inputs, release string) serviceapi.ServiceSpec {
 	t.Helper()
 	ctx := t.Context()
 	poll.Must(t, client.IgnoreAlreadyExists(e.K8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: in.Namespace}})))
@@ -49,16 +49,16 @@ func (e *Env) Provision(t *testing.T, in Inputs, release string) shared.ServiceS
 	} {
 		poll.Must(t, e.K8s.Create(ctx, sec))
 	}
-	return shared.ServiceSpec{
+	return serviceapi.ServiceSpec{
 		OpenStackRelease: release,
-		Image:            shared.ImageSpec{Repository: "registry.example.org/openstack/" + in.Service, Tag: release},
-		Database: shared.DatabaseSpec{
+		Image:            serviceapi.ImageSpec{Repository: "registry.example.org/openstack/" + in.Service, Tag: release},
+		Database: serviceapi.DatabaseSpec{
 			Host: "127.0.0.1", Port: int32(in.Server.Port), Database: in.Schema,
-			SecretRef: shared.SecretKeyRef{Name: in.Service + "-db"},
+			SecretRef: serviceapi.SecretKeyRef{Name: in.Service + "-db"},
 		},
-		Cache:            shared.CacheSpec{Servers: []string{e.Cache.Addr()}},
+		Cache:            serviceapi.CacheSpec{Servers: []string{e.Cache.Addr()}},
 		KeystoneEndpoint: e.Keystone.URL,
-		ServiceUser: shared.ServiceUserSpec{Username: e.serviceUser, ProjectName: ServiceProject,
-			SecretRef: shared.SecretKeyRef{Name: in.Service + "-keystone", Key: "password"}},
+		ServiceUser: serviceapi.ServiceUserSpec{Username: e.serviceUser, ProjectName: ServiceProject,
+			SecretRef: serviceapi.SecretKeyRef{Name: in.Service + "-keystone", Key: "password"}},
 	}
 }

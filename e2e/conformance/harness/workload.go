@@ -15,7 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/conditions"
 	"github.com/c5c3/openstack-operators/common/framework/dbsync"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
@@ -29,7 +29,7 @@ const WaitLong = 3 * time.Minute
 // Service is a CR of one of our operators.
 type Service interface {
 	client.Object
-	ServiceStatus() *shared.ServiceStatus
+	ServiceStatus() *serviceapi.ServiceStatus
 }
 
 // WaitCondition waits until cr's condition typ has status for its current

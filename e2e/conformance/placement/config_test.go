@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
@@ -70,7 +70,7 @@ func TestConfigChangeReachesServiceOnRestart(t *testing.T) {
 // service loads; its log records are JSON objects.
 func TestJSONLogging(t *testing.T) {
 	s := newSite(t, "json-logging", "2026.1", func(p *placementv1.Placement) {
-		p.Spec.Logging = &shared.LoggingSpec{Format: shared.LogFormatJSON, Level: "INFO"}
+		p.Spec.Logging = &serviceapi.LoggingSpec{Format: serviceapi.LogFormatJSON, Level: "INFO"}
 	})
 	a := s.upToReady()
 	request(t, a)
@@ -99,7 +99,7 @@ func TestJSONLogging(t *testing.T) {
 // rendered policy.yaml.
 func TestPolicyOverrides(t *testing.T) {
 	s := newSite(t, "policy", "2025.2", func(p *placementv1.Placement) {
-		p.Spec.PolicyOverrides = &shared.PolicyOverrides{Rules: map[string]string{"placement:resource_providers:list": "!"}}
+		p.Spec.PolicyOverrides = &serviceapi.PolicyOverrides{Rules: map[string]string{"placement:resource_providers:list": "!"}}
 	})
 	a := s.upToReady()
 	token, err := env.Keystone.AdminToken()

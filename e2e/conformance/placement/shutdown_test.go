@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
@@ -19,7 +19,7 @@ import (
 // on SIGTERM well within the grace period.
 func TestTunedUWSGIStopsLikeAPod(t *testing.T) {
 	s := newSite(t, "uwsgi-stop", "2025.2", func(p *placementv1.Placement) {
-		p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &shared.UWSGISpec{
+		p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{
 			Processes: 2, Threads: 2, Harakiri: new(int32(20)), HTTPKeepAliveTimeout: new(int32(30)),
 		}}
 	})

@@ -13,8 +13,8 @@ import (
 	"github.com/c5c3/openstack-operators/e2e/conformance/harness"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
 	"github.com/c5c3/openstack-operators/e2e/poll"
+	placement "github.com/c5c3/openstack-operators/placement-operator"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/placement-operator/inprocess"
 	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
@@ -48,7 +48,7 @@ func newSiteOn(t *testing.T, name, release string, server *localsvc.MariaDB, mut
 	if mutate != nil {
 		mutate(p)
 	}
-	inprocess.Default(p)
+	placement.Default(p)
 	poll.Must(t, env.K8s.Create(s.ctx, p))
 	return s
 }

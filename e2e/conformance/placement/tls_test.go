@@ -19,7 +19,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/e2e/localsvc"
 	"github.com/c5c3/openstack-operators/e2e/poll"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
@@ -45,8 +45,8 @@ func TestDatabaseTLS(t *testing.T) {
 		poll.Must(t, env.K8s.Create(t.Context(), &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: sec}, Data: data}))
 	}
 	s := newSiteOn(t, name, "2025.2", server, func(p *placementv1.Placement) {
-		p.Spec.Database.TLS = &shared.DatabaseTLS{Mode: shared.TLSVerifyFull,
-			CABundleSecretRef: &shared.SecretKeyRef{Name: "db-ca"}, ClientCertSecretRef: &shared.SecretKeyRef{Name: "db-client"}}
+		p.Spec.Database.TLS = &serviceapi.DatabaseTLS{Mode: serviceapi.TLSVerifyFull,
+			CABundleSecretRef: &serviceapi.SecretKeyRef{Name: "db-ca"}, ClientCertSecretRef: &serviceapi.SecretKeyRef{Name: "db-client"}}
 	})
 	_, err = server.Query(fmt.Sprintf("ALTER USER '%s'@'127.0.0.1' REQUIRE X509", s.DBUser))
 	poll.Must(t, err)

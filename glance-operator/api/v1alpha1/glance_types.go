@@ -4,12 +4,12 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 // GlanceSpec is the desired state of an OpenStack Glance image API.
 type GlanceSpec struct {
-	shared.ServiceSpec `json:",inline"`
+	serviceapi.ServiceSpec `json:",inline"`
 	// APIServer tunes the API process: uwsgi from 2026.1, the eventlet
 	// server's workers below it.
 	// +optional
@@ -36,13 +36,13 @@ type GlanceSpec struct {
 	// +listType=map
 	// +listMapKey=name
 	// +optional
-	Middleware []shared.MiddlewareSpec `json:"middleware,omitempty"`
+	Middleware []serviceapi.MiddlewareSpec `json:"middleware,omitempty"`
 	// Plugins render INI sections below the operator's defaults.
 	// +kubebuilder:validation:MaxItems=32
 	// +listType=map
 	// +listMapKey=configSection
 	// +optional
-	Plugins []shared.PluginSpec `json:"plugins,omitempty"`
+	Plugins []serviceapi.PluginSpec `json:"plugins,omitempty"`
 }
 
 // APIServerSpec tunes the API process of the active launch mode; the other
@@ -50,7 +50,7 @@ type GlanceSpec struct {
 type APIServerSpec struct {
 	// UWSGI tunes uwsgi (releases 2026.1 and later).
 	// +optional
-	UWSGI *shared.UWSGISpec `json:"uwsgi,omitempty"`
+	UWSGI *serviceapi.UWSGISpec `json:"uwsgi,omitempty"`
 	// Workers of the eventlet glance-api server ([DEFAULT] workers, releases
 	// before 2026.1); 2 when unset.
 	// +kubebuilder:validation:Minimum=1
@@ -223,7 +223,7 @@ const (
 
 // GlanceStatus is the observed state of a Glance.
 type GlanceStatus struct {
-	shared.ServiceStatus `json:",inline"`
+	serviceapi.ServiceStatus `json:",inline"`
 	// UpgradePhase is the phase of a release upgrade in flight; empty at rest.
 	// +kubebuilder:validation:Enum=Expanding;Migrating;RollingUpdate;Contracting
 	// +optional

@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/conditions"
 	"github.com/c5c3/openstack-operators/common/framework/upgrade"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
@@ -40,7 +40,7 @@ func TestSecretsGateReasons(t *testing.T) {
 	ns := suite.Namespace(t)
 	must(t, testenv.SecretStore(ctx, k8s, ns, "ns-store", false))
 	g := newGlance(ns, "glance")
-	g.Spec.SecretStoreRef = &shared.SecretStoreRef{Kind: shared.SecretStoreKind, Name: "ns-store"}
+	g.Spec.SecretStoreRef = &serviceapi.SecretStoreRef{Kind: serviceapi.SecretStoreKind, Name: "ns-store"}
 	must(t, k8s.Create(ctx, g))
 	got := waitCondition(t, ns, g.Name, conditions.TypeSecretsReady, metav1.ConditionFalse, "SecretStoreNotReady")
 	if len(got.Finalizers) != 1 || got.Finalizers[0] != glancev1.Finalizer {
@@ -106,7 +106,7 @@ func TestConfigErrorWithoutBackends(t *testing.T) {
 func createWithMissingPolicy(t *testing.T, ns string) *glancev1.Glance {
 	t.Helper()
 	g := newGlance(ns, "glance")
-	g.Spec.PolicyOverrides = &shared.PolicyOverrides{ConfigMapRef: &shared.LocalObjectRef{Name: "missing-policy"}}
+	g.Spec.PolicyOverrides = &serviceapi.PolicyOverrides{ConfigMapRef: &serviceapi.LocalObjectRef{Name: "missing-policy"}}
 	must(t, k8s.Create(context.Background(), g))
 	got := waitCondition(t, ns, g.Name, conditions.TypeSecretsReady, metav1.ConditionFalse, "ConfigError")
 	if c := condition(got, conditions.TypeSecretsReady); !strings.Contains(c.Message, "missing-policy") {
@@ -305,7 +305,7 @@ func TestHTTPRouteNotAccepted(t *testing.T) {
 	ns := suite.Namespace(t)
 	inputs(t, ns)
 	g := newGlance(ns, "glance")
-	g.Spec.Gateway = &shared.GatewaySpec{Hostname: "glance.example.org", ParentRef: shared.GatewayParentRef{Name: "public", Namespace: "gateways"}}
+	g.Spec.Gateway = &serviceapi.GatewaySpec{Hostname: "glance.example.org", ParentRef: serviceapi.GatewayParentRef{Name: "public", Namespace: "gateways"}}
 	api.Set(ns, g.Name, testenv.FakeAPI(t, http.StatusOK, 0))
 	twoBackends(t, ns, g.Name)
 	must(t, k8s.Create(ctx, g))

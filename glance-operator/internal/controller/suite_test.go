@@ -11,9 +11,9 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	glance "github.com/c5c3/openstack-operators/glance-operator"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/controller"
-	"github.com/c5c3/openstack-operators/glance-operator/internal/manager"
 	"github.com/c5c3/openstack-operators/testsupport/runsuite"
 	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
@@ -33,7 +33,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(runsuite.Main(m, suite, []string{filepath.Join("..", "..", "config", "crd")}, filepath.Join("..", "..", "config", "rbac", "role.yaml"), manager.Operator, "glance-system", api,
+	os.Exit(runsuite.Main(m, suite, []string{filepath.Join("..", "..", "config", "crd")}, filepath.Join("..", "..", "config", "rbac", "role.yaml"), glance.Operator, "glance-system", api,
 		func(r *controller.GlanceReconciler, c *rest.Config) { reconciler, cfg, k8s = r, c, suite.Client }))
 }
 

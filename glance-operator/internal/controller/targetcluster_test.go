@@ -14,7 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/conditions"
 	"github.com/c5c3/openstack-operators/common/framework/dbsync"
 	"github.com/c5c3/openstack-operators/common/framework/metrics"
@@ -41,7 +41,7 @@ func TestTargetCluster(t *testing.T) {
 	must(t, k8s.Create(ctx, fixture.S3Backend(ns, "fast", "glance", "s3-a", true)))
 	must(t, k8s.Create(ctx, fixture.S3Backend(ns, "archive", "glance", "s3-b", false)))
 	g := newGlance(ns, "glance")
-	g.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "glance-remote"}
+	g.Spec.TargetClusterRef = &serviceapi.TargetClusterRef{Name: "glance-remote"}
 	must(t, k8s.Create(ctx, g))
 	got := waitCondition(t, ns, g.Name, conditions.TypeSecretsReady, metav1.ConditionFalse, conditions.ReasonTargetClusterUnavailable)
 	if len(got.Finalizers) != 0 {

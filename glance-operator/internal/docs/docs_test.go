@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/c5c3/openstack-operators/common/framework/bootstrap"
+	glance "github.com/c5c3/openstack-operators/glance-operator"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/controller"
-	"github.com/c5c3/openstack-operators/glance-operator/internal/manager"
 	"github.com/c5c3/openstack-operators/testsupport/docscheck"
 )
 
@@ -27,7 +27,7 @@ func TestDocs(t *testing.T) {
 		// The shared reasons, the release gate's, the upgrade flow's, the operator's API.
 		ReasonDirs: []string{"common/framework/conditions", "common/lib/release", "common/framework/upgrade", "glance-operator/api/v1alpha1"},
 		EventDirs:  []string{"glance-operator/internal/controller", "common/framework/service", "common/framework/finalize", "common/framework/upgrade"},
-		BindFlags:  func(fs *flag.FlagSet) { bootstrap.BindFlags(fs, manager.Operator.Profile, manager.Operator.Group) },
+		BindFlags:  func(fs *flag.FlagSet) { bootstrap.BindFlags(fs, glance.Operator.Profile, glance.Operator.Group) },
 		Pipeline:   controller.Pipeline,
 		RBACDirs:   []string{"glance-operator", "common/framework/rbac"},
 		Role:       "glance-operator/config/rbac/role.yaml",

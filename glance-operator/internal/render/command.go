@@ -1,7 +1,7 @@
 package render
 
 import (
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/lib/workload"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 )
@@ -21,7 +21,7 @@ func Command(g *glancev1.Glance) []string {
 	if !UWSGIMode(g.Spec.OpenStackRelease) {
 		return []string{"glance-api", "--config-dir", ConfigDir, "--config-dir", BackendsDir}
 	}
-	var u *shared.UWSGISpec
+	var u *serviceapi.UWSGISpec
 	if g.Spec.APIServer != nil {
 		u = g.Spec.APIServer.UWSGI
 	}

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/lib/workload"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
@@ -21,7 +21,7 @@ func TestUWSGIMode(t *testing.T) {
 	}
 }
 
-func withUWSGI(release string, u *shared.UWSGISpec) *glancev1.Glance {
+func withUWSGI(release string, u *serviceapi.UWSGISpec) *glancev1.Glance {
 	g := minimal()
 	g.Spec.OpenStackRelease = release
 	g.Spec.APIServer = &glancev1.APIServerSpec{UWSGI: u}
@@ -48,18 +48,18 @@ func TestCommand(t *testing.T) {
 		want   []string
 	}{
 		{"eventlet", "eventlet", minimal(), eventlet},
-		{"eventlet ignores uwsgi knobs", "", withUWSGI("2025.2", &shared.UWSGISpec{Processes: 8}), eventlet},
+		{"eventlet ignores uwsgi knobs", "", withUWSGI("2025.2", &serviceapi.UWSGISpec{Processes: 8}), eventlet},
 		{"unparseable release is eventlet", "", withUWSGI("latest", nil), eventlet},
 		{"uwsgi defaults", "uwsgi-default", withUWSGI("2026.1", nil),
 			cat(head, []string{"--http-keepalive"}, mid("2", "1"), shutdown)},
 		{"uwsgi keep-alive timeout and harakiri", "uwsgi-tuned",
-			withUWSGI("2026.1", &shared.UWSGISpec{Processes: 4, Threads: 2, HTTPKeepAlive: new(true), HTTPKeepAliveTimeout: new(int32(30)), Harakiri: new(int32(20))}),
+			withUWSGI("2026.1", &serviceapi.UWSGISpec{Processes: 4, Threads: 2, HTTPKeepAlive: new(true), HTTPKeepAliveTimeout: new(int32(30)), Harakiri: new(int32(20))}),
 			cat(head, []string{"--http-keepalive=30"}, mid("4", "2"), []string{"--harakiri", "20"}, shutdown)},
 		{"uwsgi keep-alive off drops both flags", "uwsgi-keepalive-off",
-			withUWSGI("2026.2", &shared.UWSGISpec{HTTPKeepAlive: new(false), Harakiri: new(int32(45))}),
+			withUWSGI("2026.2", &serviceapi.UWSGISpec{HTTPKeepAlive: new(false), Harakiri: new(int32(45))}),
 			cat(head, mid("2", "1"), []string{"--harakiri", "45"}, shutdown)},
 		{"uwsgi non-positive values dropped", "",
-			withUWSGI("2026.1", &shared.UWSGISpec{HTTPKeepAliveTimeout: new(int32(0)), Harakiri: new(int32(-1))}),
+			withUWSGI("2026.1", &serviceapi.UWSGISpec{HTTPKeepAliveTimeout: new(int32(0)), Harakiri: new(int32(-1))}),
 			cat(head, []string{"--http-keepalive"}, mid("2", "1"), shutdown)},
 	}
 	for _, tc := range cases {

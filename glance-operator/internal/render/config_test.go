@@ -6,7 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/lib/ini"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
@@ -333,7 +333,7 @@ func TestConfigDataRefusesRejectedKeys(t *testing.T) {
 			t.Errorf("extraConfig [%s] %s rendered", section, key)
 		}
 		g = minimal()
-		g.Spec.Plugins = []shared.PluginSpec{{ConfigSection: section, Config: map[string]string{key: "[]"}}}
+		g.Spec.Plugins = []serviceapi.PluginSpec{{ConfigSection: section, Config: map[string]string{key: "[]"}}}
 		_, err := render.ConfigData(g, testEnabled, "minio", nil)
 		if err == nil || !strings.Contains(err.Error(), "spec.plugins") {
 			t.Errorf("plugin [%s] %s: err %v, want a spec.plugins refusal", section, key, err)
@@ -355,13 +355,13 @@ func TestConfigDataRefusesControlCharacters(t *testing.T) {
 			g.Spec.ImportFiltering = &glancev1.ImportFilteringSpec{DisallowedHosts: []string{"a\x00b"}}
 		},
 		"middleware config": func(g *glancev1.Glance) {
-			g.Spec.Middleware = []shared.MiddlewareSpec{{Name: "m", FilterFactory: "a:b", Position: "after", Config: map[string]string{"k": "\x1b[31m"}}}
+			g.Spec.Middleware = []serviceapi.MiddlewareSpec{{Name: "m", FilterFactory: "a:b", Position: "after", Config: map[string]string{"k": "\x1b[31m"}}}
 		},
 		"inject property": func(g *glancev1.Glance) {
 			g.Spec.ImportPlugins = &glancev1.ImportPluginsSpec{InjectMetadata: &glancev1.InjectMetadataSpec{Properties: map[string]string{"k": "v\tw"}}}
 		},
 		"plugin value": func(g *glancev1.Glance) {
-			g.Spec.Plugins = []shared.PluginSpec{{ConfigSection: "p", Config: map[string]string{"k": "v\n[DEFAULT]"}}}
+			g.Spec.Plugins = []serviceapi.PluginSpec{{ConfigSection: "p", Config: map[string]string{"k": "v\n[DEFAULT]"}}}
 		},
 		"region": func(g *glancev1.Glance) { g.Spec.Region = "r\n" },
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/lib/ini"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
@@ -77,7 +77,7 @@ func FuzzConfigData(f *testing.F) {
 		g.Spec.ExtraConfig = map[string]map[string]string{section: {key: value}}
 		g.Spec.ImportFiltering = &glancev1.ImportFilteringSpec{DisallowedHosts: []string{host}}
 		g.Spec.ImportPlugins = &glancev1.ImportPluginsSpec{InjectMetadata: &glancev1.InjectMetadataSpec{Properties: map[string]string{propKey: propValue}}}
-		g.Spec.Middleware = []shared.MiddlewareSpec{{Name: "m", FilterFactory: "a:b", Position: shared.MiddlewareAfter, Config: map[string]string{"k": mwValue}}}
+		g.Spec.Middleware = []serviceapi.MiddlewareSpec{{Name: "m", FilterFactory: "a:b", Position: serviceapi.MiddlewareAfter, Config: map[string]string{"k": mwValue}}}
 		data, err := render.ConfigData(g, testEnabled, "minio", nil)
 		testenv.FuzzedConfig(t, data, err, render.KeyGlanceAPIConf, section, key, value, host, propKey, propValue, mwValue)
 	})

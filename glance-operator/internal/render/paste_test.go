@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/lib/ini"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
@@ -28,7 +28,7 @@ func TestPastePipeline(t *testing.T) {
 		{"cache filter last before rootapp", func() *glancev1.Glance {
 			g := minimal()
 			g.Spec.ImageCache = &glancev1.ImageCacheSpec{}
-			g.Spec.Middleware = []shared.MiddlewareSpec{{Name: "late", FilterFactory: "a:b", Position: shared.MiddlewareAfter}}
+			g.Spec.Middleware = []serviceapi.MiddlewareSpec{{Name: "late", FilterFactory: "a:b", Position: serviceapi.MiddlewareAfter}}
 			return g
 		}, base + " late cache rootapp"},
 		{"before and after keep spec order", full, "request_id sizelimit " + base + " audit cache rootapp"},
@@ -98,32 +98,32 @@ func TestPasteMiddlewareConfig(t *testing.T) {
 }
 
 func TestPasteRefusesCollidingMiddleware(t *testing.T) {
-	bad := []shared.MiddlewareSpec{
-		{Name: "authtoken", FilterFactory: "a:b", Position: shared.MiddlewareBefore},
-		{Name: "rootapp", FilterFactory: "a:b", Position: shared.MiddlewareAfter},
-		{Name: "api", FilterFactory: "a:b", Position: shared.MiddlewareAfter},
-		{Name: "healthcheck", FilterFactory: "a:b", Position: shared.MiddlewareAfter},
-		{Name: "two words", FilterFactory: "a:b", Position: shared.MiddlewareAfter},
+	bad := []serviceapi.MiddlewareSpec{
+		{Name: "authtoken", FilterFactory: "a:b", Position: serviceapi.MiddlewareBefore},
+		{Name: "rootapp", FilterFactory: "a:b", Position: serviceapi.MiddlewareAfter},
+		{Name: "api", FilterFactory: "a:b", Position: serviceapi.MiddlewareAfter},
+		{Name: "healthcheck", FilterFactory: "a:b", Position: serviceapi.MiddlewareAfter},
+		{Name: "two words", FilterFactory: "a:b", Position: serviceapi.MiddlewareAfter},
 		{Name: "m", FilterFactory: "a:b", Position: "middle"},
-		{Name: "m", FilterFactory: "", Position: shared.MiddlewareAfter},
-		{Name: "m", FilterFactory: "a:b", Position: shared.MiddlewareAfter, Config: map[string]string{"use": "egg:x"}},
-		{Name: "m", FilterFactory: "a:b", Position: shared.MiddlewareAfter, Config: map[string]string{"paste.filter_factory": "x:y"}},
+		{Name: "m", FilterFactory: "", Position: serviceapi.MiddlewareAfter},
+		{Name: "m", FilterFactory: "a:b", Position: serviceapi.MiddlewareAfter, Config: map[string]string{"use": "egg:x"}},
+		{Name: "m", FilterFactory: "a:b", Position: serviceapi.MiddlewareAfter, Config: map[string]string{"paste.filter_factory": "x:y"}},
 	}
 	for _, m := range bad {
 		g := minimal()
-		g.Spec.Middleware = []shared.MiddlewareSpec{m}
+		g.Spec.Middleware = []serviceapi.MiddlewareSpec{m}
 		if _, err := render.ConfigData(g, testEnabled, "minio", nil); err == nil {
 			t.Errorf("middleware %+v rendered", m)
 		}
 	}
 	g := minimal()
 	g.Spec.ImageCache = &glancev1.ImageCacheSpec{}
-	g.Spec.Middleware = []shared.MiddlewareSpec{{Name: "cache", FilterFactory: "a:b", Position: shared.MiddlewareAfter}}
+	g.Spec.Middleware = []serviceapi.MiddlewareSpec{{Name: "cache", FilterFactory: "a:b", Position: serviceapi.MiddlewareAfter}}
 	if _, err := render.PasteINI(g); err == nil {
 		t.Error("middleware named cache rendered beside the image cache filter")
 	}
-	g.Spec.Middleware = append(g.Spec.Middleware[:0], shared.MiddlewareSpec{Name: "x", FilterFactory: "a:b", Position: "after"},
-		shared.MiddlewareSpec{Name: "x", FilterFactory: "c:d", Position: "before"})
+	g.Spec.Middleware = append(g.Spec.Middleware[:0], serviceapi.MiddlewareSpec{Name: "x", FilterFactory: "a:b", Position: "after"},
+		serviceapi.MiddlewareSpec{Name: "x", FilterFactory: "c:d", Position: "before"})
 	if _, err := render.PasteINI(g); err == nil {
 		t.Error("a middleware listed twice rendered")
 	}

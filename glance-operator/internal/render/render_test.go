@@ -13,7 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/lib/osconfig"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/fixture"
@@ -37,15 +37,15 @@ var testEnabled = []string{"ceph-rgw", "minio"}
 // webhook persists it (resources, replicas, cache backend, logging, service user).
 func minimal() *glancev1.Glance {
 	g := fixture.Bare("openstack", "glance")
-	g.Spec.Deployment = &shared.DeploymentSpec{
+	g.Spec.Deployment = &serviceapi.DeploymentSpec{
 		Replicas: 3,
 		Resources: corev1.ResourceRequirements{
 			Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("512Mi")},
 			Limits:   corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m"), corev1.ResourceMemory: resource.MustParse("1Gi")},
 		},
 	}
-	g.Spec.Cache.Backend = shared.DefaultCacheBackend
-	g.Spec.Logging = &shared.LoggingSpec{Format: shared.LogFormatText, Level: "INFO", Debug: new(false)}
+	g.Spec.Cache.Backend = serviceapi.DefaultCacheBackend
+	g.Spec.Logging = &serviceapi.LoggingSpec{Format: serviceapi.LogFormatText, Level: "INFO", Debug: new(false)}
 	u := &g.Spec.ServiceUser
 	u.Username, u.ProjectName, u.UserDomainName, u.ProjectDomainName, u.SecretRef.Key = "glance", "service", "Default", "Default", "password"
 	return g
@@ -56,17 +56,17 @@ func minimal() *glancev1.Glance {
 func full() *glancev1.Glance {
 	g := minimal()
 	g.Spec.OpenStackRelease = "2026.1"
-	g.Spec.Image = shared.ImageSpec{Repository: "registry.example.org/openstack/glance", Digest: "sha256:" + strings.Repeat("ab", 32)}
+	g.Spec.Image = serviceapi.ImageSpec{Repository: "registry.example.org/openstack/glance", Digest: "sha256:" + strings.Repeat("ab", 32)}
 	g.Spec.Region = "RegionTwo"
-	g.Spec.Cache = shared.CacheSpec{Servers: []string{"memcached-0.memcached:11211", "memcached-1.memcached:11211"}, Backend: shared.DefaultCacheBackend}
+	g.Spec.Cache = serviceapi.CacheSpec{Servers: []string{"memcached-0.memcached:11211", "memcached-1.memcached:11211"}, Backend: serviceapi.DefaultCacheBackend}
 	g.Spec.KeystonePublicEndpoint = "https://keystone.example.org/v3"
-	g.Spec.APIServer = &glancev1.APIServerSpec{UWSGI: &shared.UWSGISpec{
+	g.Spec.APIServer = &glancev1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{
 		Processes: 4, Threads: 2, HTTPKeepAlive: new(true), HTTPKeepAliveTimeout: new(int32(30)), Harakiri: new(int32(20)),
 	}}
-	g.Spec.Database.TLS = &shared.DatabaseTLS{
-		Mode:                shared.TLSVerifyFull,
-		CABundleSecretRef:   &shared.SecretKeyRef{Name: "db-ca"},
-		ClientCertSecretRef: &shared.SecretKeyRef{Name: "db-client"},
+	g.Spec.Database.TLS = &serviceapi.DatabaseTLS{
+		Mode:                serviceapi.TLSVerifyFull,
+		CABundleSecretRef:   &serviceapi.SecretKeyRef{Name: "db-ca"},
+		ClientCertSecretRef: &serviceapi.SecretKeyRef{Name: "db-client"},
 	}
 	g.Spec.ImageCache = &glancev1.ImageCacheSpec{
 		SizeLimit:           new(resource.MustParse("20Gi")),
@@ -84,13 +84,13 @@ func full() *glancev1.Glance {
 		Conversion:     &glancev1.ConversionSpec{OutputFormat: glancev1.FormatQCOW2},
 		InjectMetadata: &glancev1.InjectMetadataSpec{Properties: map[string]string{"owner_team": "cloud", "hw_rng_model": "virtio"}, IgnoreUserRoles: []string{"admin", "image_uploader"}},
 	}
-	g.Spec.Middleware = []shared.MiddlewareSpec{
-		{Name: "audit", FilterFactory: "auditmiddleware:filter_factory", Position: shared.MiddlewareAfter,
+	g.Spec.Middleware = []serviceapi.MiddlewareSpec{
+		{Name: "audit", FilterFactory: "auditmiddleware:filter_factory", Position: serviceapi.MiddlewareAfter,
 			Config: map[string]string{"audit_map_file": "/etc/glance/audit_map.yaml", "log_format": "%(asctime)s 100%"}},
-		{Name: "request_id", FilterFactory: "oslo_middleware:RequestId.factory", Position: shared.MiddlewareBefore},
-		{Name: "sizelimit", FilterFactory: "oslo_middleware:RequestBodySizeLimiter.factory", Position: shared.MiddlewareBefore},
+		{Name: "request_id", FilterFactory: "oslo_middleware:RequestId.factory", Position: serviceapi.MiddlewareBefore},
+		{Name: "sizelimit", FilterFactory: "oslo_middleware:RequestBodySizeLimiter.factory", Position: serviceapi.MiddlewareBefore},
 	}
-	g.Spec.Plugins = []shared.PluginSpec{
+	g.Spec.Plugins = []serviceapi.PluginSpec{
 		{Name: "profiler", ConfigSection: "profiler", Config: map[string]string{"enabled": "true", "trace_sqlalchemy": "false"}},
 		{Name: "store tuning", ConfigSection: "glance_store", Config: map[string]string{"default_backend": "plugin-loses", "s3_store_thread_pools": "20"}},
 	}
@@ -99,7 +99,7 @@ func full() *glancev1.Glance {
 		"profiler":          {"enabled": "false"},
 		"taskflow_executor": {"max_workers": "4"},
 	}
-	g.Spec.Autoscaling = &shared.AutoscalingSpec{MinReplicas: new(int32(2)), MaxReplicas: 6, TargetCPUUtilization: new(int32(70))}
+	g.Spec.Autoscaling = &serviceapi.AutoscalingSpec{MinReplicas: new(int32(2)), MaxReplicas: 6, TargetCPUUtilization: new(int32(70))}
 	return g
 }
 
@@ -107,16 +107,16 @@ func full() *glancev1.Glance {
 // staging, middleware without the image cache.
 func jsonPolicy() *glancev1.Glance {
 	g := minimal()
-	g.Spec.Logging = &shared.LoggingSpec{
-		Format: shared.LogFormatJSON, Level: "WARNING", Debug: new(true),
-		PerLoggerLevels: map[string]shared.LogLevel{"glance_store": "DEBUG", "oslo_policy": "ERROR"},
+	g.Spec.Logging = &serviceapi.LoggingSpec{
+		Format: serviceapi.LogFormatJSON, Level: "WARNING", Debug: new(true),
+		PerLoggerLevels: map[string]serviceapi.LogLevel{"glance_store": "DEBUG", "oslo_policy": "ERROR"},
 	}
-	g.Spec.PolicyOverrides = &shared.PolicyOverrides{Rules: map[string]string{"publicize_image": "role:admin", "copy_image": "role:admin or role:member"}}
+	g.Spec.PolicyOverrides = &serviceapi.PolicyOverrides{Rules: map[string]string{"publicize_image": "role:admin", "copy_image": "role:admin or role:member"}}
 	g.Spec.APIServer = &glancev1.APIServerSpec{Workers: new(int32(4))}
 	g.Spec.Staging = &glancev1.StagingSpec{Unbounded: true}
-	g.Spec.Middleware = []shared.MiddlewareSpec{
-		{Name: "cache", FilterFactory: "example.cache:Filter.factory", Position: shared.MiddlewareAfter},
-		{Name: "healthcheck_proxy", FilterFactory: "example.proxy:Filter.factory", Position: shared.MiddlewareBefore, Config: map[string]string{"mode": "strict"}},
+	g.Spec.Middleware = []serviceapi.MiddlewareSpec{
+		{Name: "cache", FilterFactory: "example.cache:Filter.factory", Position: serviceapi.MiddlewareAfter},
+		{Name: "healthcheck_proxy", FilterFactory: "example.proxy:Filter.factory", Position: serviceapi.MiddlewareBefore, Config: map[string]string{"mode": "strict"}},
 	}
 	return g
 }

@@ -12,7 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/catalog"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/fixture"
@@ -33,10 +33,10 @@ var glanceKind = at.Kind[*glancev1.Glance]{
 }
 
 // writtenUWSGI returns spec.apiServer.uwsgi, writing empty blocks first.
-func writtenUWSGI(g *glancev1.Glance) func() *shared.UWSGISpec {
-	return func() *shared.UWSGISpec {
+func writtenUWSGI(g *glancev1.Glance) func() *serviceapi.UWSGISpec {
+	return func() *serviceapi.UWSGISpec {
 		g.Spec.APIServer = cmp.Or(g.Spec.APIServer, &glancev1.APIServerSpec{})
-		g.Spec.APIServer.UWSGI = cmp.Or(g.Spec.APIServer.UWSGI, &shared.UWSGISpec{})
+		g.Spec.APIServer.UWSGI = cmp.Or(g.Spec.APIServer.UWSGI, &serviceapi.UWSGISpec{})
 		return g.Spec.APIServer.UWSGI
 	}
 }
@@ -149,17 +149,17 @@ func glanceRefusals() []at.Refusal[*glancev1.Glance] {
 		}, "spec.imageCache.maintenanceInterval", "at least 1m"),
 		r("middleware cache with imageCache", "V", func(g *glancev1.Glance) {
 			g.Spec.ImageCache = &glancev1.ImageCacheSpec{}
-			g.Spec.Middleware = []shared.MiddlewareSpec{{Name: "cache", FilterFactory: "a:b", Position: shared.MiddlewareAfter}}
+			g.Spec.Middleware = []serviceapi.MiddlewareSpec{{Name: "cache", FilterFactory: "a:b", Position: serviceapi.MiddlewareAfter}}
 		}, "spec.middleware[0].name", "image cache's filter"),
 		r("middleware reserved name", "V", func(g *glancev1.Glance) {
-			g.Spec.Middleware = []shared.MiddlewareSpec{{Name: "rootapp", FilterFactory: "a:b", Position: shared.MiddlewareBefore}}
+			g.Spec.Middleware = []serviceapi.MiddlewareSpec{{Name: "rootapp", FilterFactory: "a:b", Position: serviceapi.MiddlewareBefore}}
 		}, "spec.middleware[0].name", "collides"),
 		r("middleware config replaces the factory", "V", func(g *glancev1.Glance) {
-			g.Spec.Middleware = []shared.MiddlewareSpec{{Name: "m", FilterFactory: "a:b", Position: shared.MiddlewareBefore,
+			g.Spec.Middleware = []serviceapi.MiddlewareSpec{{Name: "m", FilterFactory: "a:b", Position: serviceapi.MiddlewareBefore,
 				Config: map[string]string{"use": "egg:x"}}}
 		}, "spec.middleware[0].config[use]", "would replace the filter factory"),
 		r("plugin sets a rejected owned key", "V", func(g *glancev1.Glance) {
-			g.Spec.Plugins = []shared.PluginSpec{{ConfigSection: "import_filtering_opts", Config: map[string]string{"allowed_ports": "[]"}}}
+			g.Spec.Plugins = []serviceapi.PluginSpec{{ConfigSection: "import_filtering_opts", Config: map[string]string{"allowed_ports": "[]"}}}
 		}, "spec.plugins[0].config[allowed_ports]", "managed via spec.importFiltering"),
 		r("extraConfig rejected glance key", "V", func(g *glancev1.Glance) {
 			g.Spec.ExtraConfig = map[string]map[string]string{"image_import_opts": {"image_import_plugins": "[x]"}}
@@ -189,9 +189,9 @@ func TestAdmitsGlanceEdges(t *testing.T) {
 			g.Spec.Staging = &glancev1.StagingSpec{Unbounded: true}
 		}},
 		{Name: "exempt sections and the cache middleware without imageCache", Mut: func(g *glancev1.Glance) {
-			g.Spec.Plugins = []shared.PluginSpec{{ConfigSection: "my_plugin", Config: map[string]string{"k": "v"}}}
+			g.Spec.Plugins = []serviceapi.PluginSpec{{ConfigSection: "my_plugin", Config: map[string]string{"k": "v"}}}
 			g.Spec.ExtraConfig = map[string]map[string]string{"my_plugin": {"x": "1"}, "os_glance_tasks_store": {"y": "2"}}
-			g.Spec.Middleware = []shared.MiddlewareSpec{{Name: "cache", FilterFactory: "a:b", Position: shared.MiddlewareAfter}}
+			g.Spec.Middleware = []serviceapi.MiddlewareSpec{{Name: "cache", FilterFactory: "a:b", Position: serviceapi.MiddlewareAfter}}
 		}},
 		{Name: "every block", Mut: func(g *glancev1.Glance) {
 			f := fullyValid()
@@ -211,7 +211,7 @@ func TestGlanceWarnings(t *testing.T) {
 		mut  func(g *glancev1.Glance)
 		want string
 	}{
-		{"uwsgi below 2026.1", func(g *glancev1.Glance) { g.Spec.APIServer = &glancev1.APIServerSpec{UWSGI: &shared.UWSGISpec{}} },
+		{"uwsgi below 2026.1", func(g *glancev1.Glance) { g.Spec.APIServer = &glancev1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{}} },
 			"spec.apiServer.uwsgi has no effect below 2026.1"},
 		{"workers from 2026.1", func(g *glancev1.Glance) {
 			g.Spec.OpenStackRelease, g.Spec.Image.Tag = "2026.1", "2026.1"
@@ -255,7 +255,7 @@ func TestGlanceWarnings(t *testing.T) {
 // The shared update rules, and a plugin removed from under extraConfig.
 func TestGlanceUpdateRules(t *testing.T) {
 	withPlugin := func(g *glancev1.Glance) {
-		g.Spec.Plugins = []shared.PluginSpec{{ConfigSection: "my_plugin"}}
+		g.Spec.Plugins = []serviceapi.PluginSpec{{ConfigSection: "my_plugin"}}
 		g.Spec.ExtraConfig = map[string]map[string]string{"my_plugin": {"x": "1"}}
 	}
 	glanceKind.Updates(t, suite, "update", append(glanceKind.ServiceUpdates(glanceCatalog),
@@ -271,8 +271,8 @@ func TestGlanceUpdateRules(t *testing.T) {
 func TestRefusesMissingRequiredGlanceField(t *testing.T) {
 	withPlugins := func(g *glancev1.Glance) {
 		g.Spec.ImportPlugins = inject(map[string]string{"a": "b"})
-		g.Spec.Middleware = []shared.MiddlewareSpec{{Name: "m", FilterFactory: "a:b", Position: shared.MiddlewareAfter}}
-		g.Spec.Plugins = []shared.PluginSpec{{ConfigSection: "my_plugin"}}
+		g.Spec.Middleware = []serviceapi.MiddlewareSpec{{Name: "m", FilterFactory: "a:b", Position: serviceapi.MiddlewareAfter}}
+		g.Spec.Plugins = []serviceapi.PluginSpec{{ConfigSection: "my_plugin"}}
 	}
 	cases := glanceKind.ServiceMissing()
 	for _, drop := range [][]string{

@@ -4,7 +4,7 @@
 package webhook
 
 import (
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/admit"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 )
@@ -36,7 +36,7 @@ func ApplyBackend(b *glancev1.GlanceBackend) {
 }
 
 // uwsgi is spec.apiServer.uwsgi, nil when absent.
-func uwsgi(g *glancev1.Glance) *shared.UWSGISpec {
+func uwsgi(g *glancev1.Glance) *serviceapi.UWSGISpec {
 	if a := g.Spec.APIServer; a != nil {
 		return a.UWSGI
 	}

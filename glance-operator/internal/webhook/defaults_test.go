@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/fixture"
 	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
@@ -27,7 +27,7 @@ func valid() *glancev1.Glance {
 // Each default of glance-api.md §5, read back from a defaulted bare Glance.
 func TestDefaultEachField(t *testing.T) {
 	g := bare()
-	g.Spec.APIServer = &glancev1.APIServerSpec{UWSGI: &shared.UWSGISpec{}}
+	g.Spec.APIServer = &glancev1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{}}
 	if err := Defaulter.Default(context.Background(), g); err != nil {
 		t.Fatal(err)
 	}
@@ -80,12 +80,12 @@ func TestDefaultNeverWritesRenderTimeBlocks(t *testing.T) {
 
 func TestDefaultKeepsWrittenValues(t *testing.T) {
 	g := bare()
-	g.Spec.Deployment = &shared.DeploymentSpec{Replicas: 5, Resources: corev1.ResourceRequirements{
+	g.Spec.Deployment = &serviceapi.DeploymentSpec{Replicas: 5, Resources: corev1.ResourceRequirements{
 		Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1")}}}
 	g.Spec.Cache.Backend = "oslo_cache.memcache_pool"
-	g.Spec.Logging = &shared.LoggingSpec{Level: "DEBUG", Debug: new(true)}
+	g.Spec.Logging = &serviceapi.LoggingSpec{Level: "DEBUG", Debug: new(true)}
 	g.Spec.ServiceUser.Username, g.Spec.ServiceUser.SecretRef.Key = "image", "pw"
-	g.Spec.APIServer = &glancev1.APIServerSpec{UWSGI: &shared.UWSGISpec{Processes: 4, HTTPKeepAlive: new(false)}}
+	g.Spec.APIServer = &glancev1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{Processes: 4, HTTPKeepAlive: new(false)}}
 	Apply(g)
 	s := g.Spec
 	if s.Deployment.Replicas != 5 || len(s.Deployment.Resources.Limits) != 0 || s.Cache.Backend != "oslo_cache.memcache_pool" ||

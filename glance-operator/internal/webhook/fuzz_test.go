@@ -13,7 +13,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/lib/ini"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
@@ -135,9 +135,9 @@ func checkGlance(t *testing.T, in glanceInput) bool {
 	g.Spec.DBPurge = &glancev1.DBPurgeSpec{Schedule: in.schedule, RetentionDays: new(in.retention)}
 	g.Spec.Staging = &glancev1.StagingSpec{SizeLimit: resource.NewQuantity(in.stagingMi<<20, resource.BinarySI)}
 	g.Spec.ImageCache = &glancev1.ImageCacheSpec{}
-	g.Spec.Middleware = []shared.MiddlewareSpec{{Name: "m", FilterFactory: "a:b", Position: shared.MiddlewareAfter,
+	g.Spec.Middleware = []serviceapi.MiddlewareSpec{{Name: "m", FilterFactory: "a:b", Position: serviceapi.MiddlewareAfter,
 		Config: map[string]string{in.mwKey: in.mwValue}}}
-	g.Spec.Plugins = []shared.PluginSpec{{ConfigSection: in.plugSection, Config: map[string]string{in.plugKey: in.plugValue}}}
+	g.Spec.Plugins = []serviceapi.PluginSpec{{ConfigSection: in.plugSection, Config: map[string]string{in.plugKey: in.plugValue}}}
 	g.Spec.ExtraConfig = map[string]map[string]string{in.section: {in.key: in.value}}
 	g = roundTrip(t, g)
 

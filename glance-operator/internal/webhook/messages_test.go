@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
@@ -33,7 +33,7 @@ func TestValidatorAnswersAreASCII(t *testing.T) {
 		check(tc.name, g)
 	}
 	for name, mut := range map[string]func(g *glancev1.Glance){
-		"uwsgi below 2026.1": func(g *glancev1.Glance) { g.Spec.APIServer = &glancev1.APIServerSpec{UWSGI: &shared.UWSGISpec{}} },
+		"uwsgi below 2026.1": func(g *glancev1.Glance) { g.Spec.APIServer = &glancev1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{}} },
 		"every filter warning": filtering(glancev1.ImportFilteringSpec{AllowedSchemes: []string{}, DisallowedPorts: []int32{1},
 			AllowedHosts: []string{"\u00e9"}}),
 		"non-ASCII everywhere": func(g *glancev1.Glance) {
@@ -41,7 +41,7 @@ func TestValidatorAnswersAreASCII(t *testing.T) {
 			g.Spec.ImportPlugins = inject(map[string]string{"\u00e9:": "\u00e9,"}, "\u00e9,")
 			g.Spec.DBPurge = &glancev1.DBPurgeSpec{Schedule: "\u00e9 * * * *"}
 			g.Spec.ExtraConfig = map[string]map[string]string{"\u00e9": {"\u00e9": "\u00e9\n"}}
-			g.Spec.Plugins = []shared.PluginSpec{{ConfigSection: "p", Config: map[string]string{"\u00e9": "\u00e9\n"}}}
+			g.Spec.Plugins = []serviceapi.PluginSpec{{ConfigSection: "p", Config: map[string]string{"\u00e9": "\u00e9\n"}}}
 		},
 	} {
 		g := valid()

@@ -13,7 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/admit"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/render"
@@ -237,7 +237,7 @@ func imageCache(p *field.Path, c *glancev1.ImageCacheSpec) field.ErrorList {
 // middleware refuses a filter the paste file cannot hold next to the
 // operator's sections, config that would replace the filter factory, and
 // CR or LF, as for extraConfig.
-func middleware(p *field.Path, mws []shared.MiddlewareSpec, imageCache bool) field.ErrorList {
+func middleware(p *field.Path, mws []serviceapi.MiddlewareSpec, imageCache bool) field.ErrorList {
 	var errs field.ErrorList
 	for i, m := range mws {
 		ip := p.Index(i)
@@ -261,7 +261,7 @@ func middleware(p *field.Path, mws []shared.MiddlewareSpec, imageCache bool) fie
 
 // plugins refuses in spec.plugins what extraConfig refuses: an empty key, CR
 // or LF, a rejected owned key; render refuses the same.
-func plugins(p *field.Path, ps []shared.PluginSpec) field.ErrorList {
+func plugins(p *field.Path, ps []serviceapi.PluginSpec) field.ErrorList {
 	var errs field.ErrorList
 	for i, pl := range ps {
 		cp := p.Index(i).Child("config")

@@ -16,7 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/glance-operator/internal/catalog"
 	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
@@ -59,7 +59,7 @@ var glanceRules = []struct {
 				"app.kubernetes.io/name": "placement", "app.kubernetes.io/instance": "glance"}}}}
 	}, errsOf(at.Invalid("spec.deployment.topologySpreadConstraints[0].labelSelector")), "app.kubernetes.io/name: glance"},
 	{"harakiri from spec.apiServer.uwsgi", func(g *glancev1.Glance) {
-		g.Spec.APIServer = &glancev1.APIServerSpec{UWSGI: &shared.UWSGISpec{Harakiri: new(int32(25))}}
+		g.Spec.APIServer = &glancev1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{Harakiri: new(int32(25))}}
 	}, errsOf(at.Invalid("spec.apiServer.uwsgi.harakiri")), "drain window"},
 	{"host empty", func(g *glancev1.Glance) {
 		g.Spec.ImportFiltering = &glancev1.ImportFilteringSpec{AllowedHosts: []string{""}}
@@ -149,22 +149,22 @@ var glanceRules = []struct {
 	}, errsOf(at.Invalid("spec.imageCache.maintenanceInterval"), at.Invalid("spec.imageCache.sizeLimit")), ""},
 	{"middleware cache with imageCache", func(g *glancev1.Glance) {
 		g.Spec.ImageCache = &glancev1.ImageCacheSpec{}
-		g.Spec.Middleware = []shared.MiddlewareSpec{{Name: "cache", FilterFactory: "a:b", Position: shared.MiddlewareAfter}}
+		g.Spec.Middleware = []serviceapi.MiddlewareSpec{{Name: "cache", FilterFactory: "a:b", Position: serviceapi.MiddlewareAfter}}
 	}, errsOf(at.Invalid("spec.middleware[0].name")), "image cache's filter"},
 	{"middleware cache without imageCache", func(g *glancev1.Glance) {
-		g.Spec.Middleware = []shared.MiddlewareSpec{{Name: "cache", FilterFactory: "a:b", Position: shared.MiddlewareAfter}}
+		g.Spec.Middleware = []serviceapi.MiddlewareSpec{{Name: "cache", FilterFactory: "a:b", Position: serviceapi.MiddlewareAfter}}
 	}, nil, ""},
 	{"middleware named like an operator section", func(g *glancev1.Glance) {
-		g.Spec.Middleware = []shared.MiddlewareSpec{{Name: "ok", FilterFactory: "a:b", Position: shared.MiddlewareBefore},
-			{Name: "authtoken", FilterFactory: "a:b", Position: shared.MiddlewareBefore}}
+		g.Spec.Middleware = []serviceapi.MiddlewareSpec{{Name: "ok", FilterFactory: "a:b", Position: serviceapi.MiddlewareBefore},
+			{Name: "authtoken", FilterFactory: "a:b", Position: serviceapi.MiddlewareBefore}}
 	}, errsOf(at.Invalid("spec.middleware[1].name")), "collides"},
 	{"middleware config replacing the factory or with CR LF", func(g *glancev1.Glance) {
-		g.Spec.Middleware = []shared.MiddlewareSpec{{Name: "m", FilterFactory: "a:b", Position: shared.MiddlewareBefore,
+		g.Spec.Middleware = []serviceapi.MiddlewareSpec{{Name: "m", FilterFactory: "a:b", Position: serviceapi.MiddlewareBefore,
 			Config: map[string]string{"use": "egg:x", "paste.filter_factory": "x:y", "k": "a\nb"}}}
 	}, errsOf(at.Forbidden("spec.middleware[0].config[paste.filter_factory]"), at.Forbidden("spec.middleware[0].config[use]"),
 		at.Invalid("spec.middleware[0].config[k]")), ""},
 	{"plugin with a rejected owned key or CR LF", func(g *glancev1.Glance) {
-		g.Spec.Plugins = []shared.PluginSpec{{ConfigSection: "image_import_opts",
+		g.Spec.Plugins = []serviceapi.PluginSpec{{ConfigSection: "image_import_opts",
 			Config: map[string]string{"image_import_plugins": "[x]", "other": "a\rb"}}}
 	}, errsOf(at.Forbidden("spec.plugins[0].config[image_import_plugins]"), at.Invalid("spec.plugins[0].config[other]")),
 		"image_import_plugins is managed via spec.importPlugins"},
@@ -195,7 +195,7 @@ func TestSpecOnUpdate(t *testing.T) {
 	if errs := Spec(g, old); len(errs) != 0 {
 		t.Errorf("update of a long-named Glance refused: %v", errs)
 	}
-	g.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "edge"}
+	g.Spec.TargetClusterRef = &serviceapi.TargetClusterRef{Name: "edge"}
 	if got := at.Summarize(Spec(g, old)); !slices.Equal(got, errsOf(at.Invalid("spec.targetClusterRef"))) {
 		t.Errorf("targetClusterRef added: %v", got)
 	}
@@ -214,7 +214,7 @@ func glanceValidator(t *testing.T, funcs *interceptor.Funcs) *Validator {
 func fullyValid() *glancev1.Glance {
 	g := valid()
 	g.Spec.OpenStackRelease, g.Spec.Image.Tag = "2026.1", "2026.1"
-	g.Spec.APIServer = &glancev1.APIServerSpec{UWSGI: &shared.UWSGISpec{Processes: 4, Threads: 2, HTTPKeepAlive: new(true), Harakiri: new(int32(20))}}
+	g.Spec.APIServer = &glancev1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{Processes: 4, Threads: 2, HTTPKeepAlive: new(true), Harakiri: new(int32(20))}}
 	g.Spec.Deployment.PriorityClassName = new(at.PriorityClass)
 	g.Spec.ImportFiltering = &glancev1.ImportFilteringSpec{AllowedSchemes: []string{"https"}, AllowedHosts: []string{"images.example.org"},
 		AllowedPorts: []int32{443}}
@@ -225,9 +225,9 @@ func fullyValid() *glancev1.Glance {
 	g.Spec.DBPurge = &glancev1.DBPurgeSpec{RetentionDays: new(int32(90)), Schedule: "@weekly", PurgeImagesTable: new(true)}
 	g.Spec.Staging = &glancev1.StagingSpec{SizeLimit: quantity("100Gi")}
 	g.Spec.ImageCache = &glancev1.ImageCacheSpec{SizeLimit: quantity("20Gi"), MaintenanceInterval: &metav1.Duration{Duration: time.Hour}}
-	g.Spec.Middleware = []shared.MiddlewareSpec{{Name: "audit", FilterFactory: "audit.middleware:filter_factory",
-		Position: shared.MiddlewareAfter, Config: map[string]string{"audit_map_file": "/etc/glance/audit.yaml"}}}
-	g.Spec.Plugins = []shared.PluginSpec{{Name: "vault", ConfigSection: "vault_plugin", Config: map[string]string{"kv_mountpoint": "glance"}}}
+	g.Spec.Middleware = []serviceapi.MiddlewareSpec{{Name: "audit", FilterFactory: "audit.middleware:filter_factory",
+		Position: serviceapi.MiddlewareAfter, Config: map[string]string{"audit_map_file": "/etc/glance/audit.yaml"}}}
+	g.Spec.Plugins = []serviceapi.PluginSpec{{Name: "vault", ConfigSection: "vault_plugin", Config: map[string]string{"kv_mountpoint": "glance"}}}
 	g.Spec.ExtraConfig = map[string]map[string]string{
 		"DEFAULT":                 {"show_image_direct_url": "true", "workers": "8"}, // workers: owned, reported, honoured
 		"glance_store":            {"s3_store_enable_data_integrity_protection": "true"},
@@ -283,7 +283,7 @@ func TestValidatorExtraConfig(t *testing.T) {
 			g := valid()
 			g.Spec.OpenStackRelease, g.Spec.ExtraConfig = tc.release, tc.extra
 			for _, p := range tc.plugins {
-				g.Spec.Plugins = append(g.Spec.Plugins, shared.PluginSpec{ConfigSection: p})
+				g.Spec.Plugins = append(g.Spec.Plugins, serviceapi.PluginSpec{ConfigSection: p})
 			}
 			_, err := v.Validate(context.Background(), g, nil)
 			if got := at.Causes(t, err, GlanceKind); !slices.Equal(got, tc.want) {
@@ -297,7 +297,7 @@ func TestValidatorExtraConfig(t *testing.T) {
 	// Update: an unknown option in a plugin's section is re-checked once the
 	// plugin is removed, and not on an unrelated change.
 	old := valid()
-	old.Spec.Plugins = []shared.PluginSpec{{ConfigSection: "my_plugin"}}
+	old.Spec.Plugins = []serviceapi.PluginSpec{{ConfigSection: "my_plugin"}}
 	old.Spec.ExtraConfig = map[string]map[string]string{"my_plugin": {"x": "1"}}
 	g := old.DeepCopy()
 	g.Spec.Region = "RegionTwo"

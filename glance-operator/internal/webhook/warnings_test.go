@@ -3,7 +3,7 @@ package webhook
 import (
 	"testing"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	glancev1 "github.com/c5c3/openstack-operators/glance-operator/api/v1alpha1"
 	at "github.com/c5c3/openstack-operators/testsupport/admissiontest"
 )
@@ -22,7 +22,7 @@ func TestValidatorWarnings(t *testing.T) {
 	uwsgiBlock := func(rel string) func(g *glancev1.Glance) {
 		return func(g *glancev1.Glance) {
 			g.Spec.OpenStackRelease = rel
-			g.Spec.APIServer = &glancev1.APIServerSpec{UWSGI: &shared.UWSGISpec{}}
+			g.Spec.APIServer = &glancev1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{}}
 		}
 	}
 	workers := func(rel string) func(g *glancev1.Glance) {

@@ -3,12 +3,12 @@ package v1alpha1
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 )
 
 // PlacementSpec is the desired state of an OpenStack Placement API.
 type PlacementSpec struct {
-	shared.ServiceSpec `json:",inline"`
+	serviceapi.ServiceSpec `json:",inline"`
 	// APIServer tunes uwsgi.
 	// +optional
 	APIServer *APIServerSpec `json:"apiServer,omitempty"`
@@ -18,12 +18,12 @@ type PlacementSpec struct {
 type APIServerSpec struct {
 	// UWSGI tunes uwsgi.
 	// +optional
-	UWSGI *shared.UWSGISpec `json:"uwsgi,omitempty"`
+	UWSGI *serviceapi.UWSGISpec `json:"uwsgi,omitempty"`
 }
 
 // PlacementStatus is the observed state of a Placement.
 type PlacementStatus struct {
-	shared.ServiceStatus `json:",inline"`
+	serviceapi.ServiceStatus `json:",inline"`
 }
 
 // Placement runs the OpenStack Placement API.

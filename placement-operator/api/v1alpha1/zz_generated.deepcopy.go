@@ -5,7 +5,7 @@
 package v1alpha1
 
 import (
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -14,7 +14,7 @@ func (in *APIServerSpec) DeepCopyInto(out *APIServerSpec) {
 	*out = *in
 	if in.UWSGI != nil {
 		in, out := &in.UWSGI, &out.UWSGI
-		*out = new(shared.UWSGISpec)
+		*out = new(serviceapi.UWSGISpec)
 		(*in).DeepCopyInto(*out)
 	}
 }

@@ -10,7 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/configartifact"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/testsupport/testenv"
@@ -79,7 +79,7 @@ func TestDynamicCredentials(t *testing.T) {
 	ns := namespace(t)
 	inputs(t, ns)
 	p := newPlacement(ns, "placement")
-	p.Spec.Database.CredentialsMode = shared.CredentialsDynamic
+	p.Spec.Database.CredentialsMode = serviceapi.CredentialsDynamic
 	api.Set(ns, p.Name, FakeAPI(t, 200, 0))
 	must(t, k8s.Create(ctx, p))
 	eventually(t, "Database ready", func() error { return sqlReady(testenv.MariaDBDatabase(ns, p.Name)) })

@@ -10,7 +10,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/lib/workload"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/testsupport/testenv"
@@ -25,7 +25,7 @@ func TestDeploymentSelectorChangeRecreates(t *testing.T) {
 	p := newPlacement(ns, "placement")
 	api.Set(ns, p.Name, FakeAPI(t, 200, 0))
 	eventually(t, "default store Ready", func() error {
-		return testenv.SecretStore(ctx, k8s, "", shared.DefaultSecretStoreName, true)
+		return testenv.SecretStore(ctx, k8s, "", serviceapi.DefaultSecretStoreName, true)
 	})
 	must(t, k8s.Create(ctx, p))
 	// No credentials yet: the pass stops at the secrets gate, before the Deployment.

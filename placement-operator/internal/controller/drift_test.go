@@ -21,7 +21,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
@@ -180,11 +180,11 @@ func TestHandEditsArePutBackOnOptionalChildren(t *testing.T) {
 	ns := namespace(t)
 	inputs(t, ns)
 	p := newPlacement(ns, "placement")
-	p.Spec.Autoscaling = &shared.AutoscalingSpec{MaxReplicas: 5, TargetCPUUtilization: ptr.To[int32](70)}
-	p.Spec.NetworkPolicy = &shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{{
+	p.Spec.Autoscaling = &serviceapi.AutoscalingSpec{MaxReplicas: 5, TargetCPUUtilization: ptr.To[int32](70)}
+	p.Spec.NetworkPolicy = &serviceapi.NetworkPolicySpec{Ingress: []serviceapi.NetworkPolicyIngressSource{{
 		NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"kubernetes.io/metadata.name": "nova"}}}}}
-	p.Spec.Gateway = &shared.GatewaySpec{Hostname: "placement.example.org", Annotations: map[string]string{"example.org/tier": "public"},
-		ParentRef: shared.GatewayParentRef{Name: "public", Namespace: "gateways"}}
+	p.Spec.Gateway = &serviceapi.GatewaySpec{Hostname: "placement.example.org", Annotations: map[string]string{"example.org/tier": "public"},
+		ParentRef: serviceapi.GatewayParentRef{Name: "public", Namespace: "gateways"}}
 	api.Set(ns, p.Name, FakeAPI(t, 200, 0))
 	must(t, k8s.Create(ctx, p))
 	provisionDatabase(t, ns, p.Name)

@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/managerconfig"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/fixture"
@@ -47,7 +47,7 @@ func dumpPlacements() string {
 // the way the mutating webhook would.
 func newPlacement(ns, name string) *placementv1.Placement {
 	p := fixture.Bare(ns, name)
-	p.Spec.Cache = shared.CacheSpec{Servers: []string{"memcached:11211"}}
+	p.Spec.Cache = serviceapi.CacheSpec{Servers: []string{"memcached:11211"}}
 	webhook.Apply(p)
 	return p
 }

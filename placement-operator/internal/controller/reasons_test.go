@@ -8,7 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
@@ -20,7 +20,7 @@ func TestSecretsGateReasons(t *testing.T) {
 	ns := namespace(t)
 	must(t, testenv.SecretStore(ctx, k8s, ns, "ns-store", false))
 	p := newPlacement(ns, "placement")
-	p.Spec.SecretStoreRef = &shared.SecretStoreRef{Kind: shared.SecretStoreKind, Name: "ns-store"}
+	p.Spec.SecretStoreRef = &serviceapi.SecretStoreRef{Kind: serviceapi.SecretStoreKind, Name: "ns-store"}
 	must(t, k8s.Create(ctx, p))
 	waitCondition(t, ns, p.Name, placementv1.ConditionSecretsReady, metav1.ConditionFalse, "SecretStoreNotReady")
 	if got := get(t, ns, p.Name); len(got.Finalizers) != 1 {
@@ -45,7 +45,7 @@ func TestConfigError(t *testing.T) {
 	ns := namespace(t)
 	inputs(t, ns)
 	p := newPlacement(ns, "placement")
-	p.Spec.PolicyOverrides = &shared.PolicyOverrides{ConfigMapRef: &shared.LocalObjectRef{Name: "missing-policy"}}
+	p.Spec.PolicyOverrides = &serviceapi.PolicyOverrides{ConfigMapRef: &serviceapi.LocalObjectRef{Name: "missing-policy"}}
 	must(t, k8s.Create(context.Background(), p))
 	got := waitCondition(t, ns, p.Name, placementv1.ConditionSecretsReady, metav1.ConditionFalse, "ConfigError")
 	if c := findCondition(got, placementv1.ConditionDatabaseReady); c != nil {
@@ -59,7 +59,7 @@ func TestDatabaseReasons(t *testing.T) {
 	ctx := context.Background()
 	ns := namespace(t)
 	eventually(t, "default store Ready", func() error {
-		return testenv.SecretStore(ctx, k8s, "", shared.DefaultSecretStoreName, true)
+		return testenv.SecretStore(ctx, k8s, "", serviceapi.DefaultSecretStoreName, true)
 	})
 	secret(t, ns, "placement-db", map[string]string{"username": "placement", "password": "db"})
 	secret(t, ns, "placement-service-user", map[string]string{"password": "ks"})

@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
@@ -106,7 +106,7 @@ func TestShortCircuitedPassDoesNotRoll(t *testing.T) {
 	inputs(t, ns)
 	must(t, testenv.SecretStore(ctx, k8s, ns, "own-store", true))
 	p := newPlacement(ns, "placement")
-	p.Spec.SecretStoreRef = &shared.SecretStoreRef{Kind: shared.SecretStoreKind, Name: "own-store"}
+	p.Spec.SecretStoreRef = &serviceapi.SecretStoreRef{Kind: serviceapi.SecretStoreKind, Name: "own-store"}
 	toReady(t, ns, p)
 	before := deployment(t, ns, "placement")
 

@@ -8,8 +8,8 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	placement "github.com/c5c3/openstack-operators/placement-operator"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/controller"
-	"github.com/c5c3/openstack-operators/placement-operator/internal/manager"
 	"github.com/c5c3/openstack-operators/testsupport/runsuite"
 	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
@@ -28,7 +28,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(runsuite.Main(m, suite, []string{filepath.Join("..", "..", "config", "crd")}, filepath.Join("..", "..", "config", "rbac", "role.yaml"), manager.Operator, "placement-system", api,
+	os.Exit(runsuite.Main(m, suite, []string{filepath.Join("..", "..", "config", "crd")}, filepath.Join("..", "..", "config", "rbac", "role.yaml"), placement.Operator, "placement-system", api,
 		func(r *controller.PlacementReconciler, c *rest.Config) { reconciler, cfg, k8s = r, c, suite.Client }))
 }
 

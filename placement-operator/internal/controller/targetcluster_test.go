@@ -12,7 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/targetcluster"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/testsupport/testenv"
@@ -30,8 +30,8 @@ func TestTargetCluster(t *testing.T) {
 
 	ns := namespace(t)
 	p := newPlacement(ns, "placement")
-	p.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "remote"}
-	p.Spec.Gateway = &shared.GatewaySpec{Hostname: "placement.example.org", ParentRef: shared.GatewayParentRef{Name: "public"}}
+	p.Spec.TargetClusterRef = &serviceapi.TargetClusterRef{Name: "remote"}
+	p.Spec.Gateway = &serviceapi.GatewaySpec{Hostname: "placement.example.org", ParentRef: serviceapi.GatewayParentRef{Name: "public"}}
 	must(t, k8s.Create(ctx, p))
 	got := waitCondition(t, ns, p.Name, placementv1.ConditionSecretsReady, metav1.ConditionFalse, "TargetClusterUnavailable")
 	if len(got.Finalizers) != 0 {
@@ -40,7 +40,7 @@ func TestTargetCluster(t *testing.T) {
 
 	// Inputs live on the target: namespace, store, Secrets, MariaDB.
 	must(t, remote.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}))
-	must(t, testenv.SecretStore(ctx, remote, "", shared.DefaultSecretStoreName, true))
+	must(t, testenv.SecretStore(ctx, remote, "", serviceapi.DefaultSecretStoreName, true))
 	for name, data := range map[string]map[string]string{
 		"placement-db":           {"username": "placement", "password": "db"},
 		"placement-service-user": {"password": "ks"},
@@ -116,7 +116,7 @@ func TestTargetCluster(t *testing.T) {
 	// reachable this time) disengages the cluster.
 	register(t, remoteEnv)
 	other := newPlacement(ns, "other")
-	other.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "remote"}
+	other.Spec.TargetClusterRef = &serviceapi.TargetClusterRef{Name: "remote"}
 	must(t, k8s.Create(ctx, other))
 	eventually(t, "other Placement resolved its target", func() error {
 		if f := get(t, ns, other.Name).Finalizers; len(f) != 2 {

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/c5c3/openstack-operators/common/framework/bootstrap"
+	placement "github.com/c5c3/openstack-operators/placement-operator"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/controller"
-	"github.com/c5c3/openstack-operators/placement-operator/internal/manager"
 	"github.com/c5c3/openstack-operators/testsupport/docscheck"
 )
 
@@ -23,7 +23,7 @@ func TestDocs(t *testing.T) {
 		// The shared reasons, the release gate's (same values), the operator's API.
 		ReasonDirs: []string{"common/framework/conditions", "common/lib/release", "placement-operator/api/v1alpha1"},
 		EventDirs:  []string{"placement-operator/internal/controller", "common/framework/service", "common/framework/finalize"},
-		BindFlags:  func(fs *flag.FlagSet) { bootstrap.BindFlags(fs, manager.Operator.Profile, manager.Operator.Group) },
+		BindFlags:  func(fs *flag.FlagSet) { bootstrap.BindFlags(fs, placement.Operator.Profile, placement.Operator.Group) },
 		Pipeline:   controller.Pipeline,
 		RBACDirs:   []string{"placement-operator", "common/framework/rbac"},
 		Role:       "placement-operator/config/rbac/role.yaml",

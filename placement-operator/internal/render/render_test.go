@@ -11,7 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/lib/osconfig"
 	"github.com/c5c3/openstack-operators/common/lib/workload"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
@@ -31,7 +31,7 @@ const testConfigMap = "placement-config-0a1b2c3d"
 // webhook would persist it.
 func minimal() *placementv1.Placement {
 	p := fixture.Bare("openstack", "placement")
-	p.Spec.Cache = shared.CacheSpec{Servers: []string{"memcached-0.memcached:11211", "memcached-1.memcached:11211"}}
+	p.Spec.Cache = serviceapi.CacheSpec{Servers: []string{"memcached-0.memcached:11211", "memcached-1.memcached:11211"}}
 	webhook.Apply(p)
 	return p
 }
@@ -46,11 +46,11 @@ type renderCase struct {
 
 func renderCases() []renderCase {
 	jsonLogging := minimal()
-	jsonLogging.Spec.Logging = &shared.LoggingSpec{
-		Format: shared.LogFormatJSON,
+	jsonLogging.Spec.Logging = &serviceapi.LoggingSpec{
+		Format: serviceapi.LogFormatJSON,
 		Level:  "WARNING",
 		Debug:  new(true),
-		PerLoggerLevels: map[string]shared.LogLevel{
+		PerLoggerLevels: map[string]serviceapi.LogLevel{
 			"oslo_policy":                   "ERROR",
 			"keystonemiddleware.auth_token": "DEBUG",
 			"amqp":                          "WARNING",
@@ -58,11 +58,11 @@ func renderCases() []renderCase {
 	}
 	jsonLogging.Spec.Region = "RegionTwo"
 	jsonLogging.Spec.KeystonePublicEndpoint = "https://keystone.example.org/v3"
-	jsonLogging.Spec.Cache = shared.CacheSpec{ClusterRef: &shared.LocalObjectRef{Name: "memcached"}, Backend: shared.DefaultCacheBackend}
+	jsonLogging.Spec.Cache = serviceapi.CacheSpec{ClusterRef: &serviceapi.LocalObjectRef{Name: "memcached"}, Backend: serviceapi.DefaultCacheBackend}
 	jsonLogging.Spec.ServiceUser.SecretRef.Key = "service-password"
 
 	policy := minimal()
-	policy.Spec.PolicyOverrides = &shared.PolicyOverrides{Rules: map[string]string{
+	policy.Spec.PolicyOverrides = &serviceapi.PolicyOverrides{Rules: map[string]string{
 		"placement:resource_providers:list": "role:reader",
 		"placement:allocations:delete":      "role:admin",
 		"admin_api":                         "role:admin or role:service",
@@ -74,24 +74,24 @@ func renderCases() []renderCase {
 	}
 
 	tls := minimal()
-	tls.Spec.Image = shared.ImageSpec{Repository: "registry.example.org/openstack/placement",
+	tls.Spec.Image = serviceapi.ImageSpec{Repository: "registry.example.org/openstack/placement",
 		Digest: "sha256:" + strings.Repeat("ab", 32)}
-	tls.Spec.Database = shared.DatabaseSpec{
+	tls.Spec.Database = serviceapi.DatabaseSpec{
 		Host:      "db.example.org",
 		Port:      3307,
 		Database:  "placement",
-		SecretRef: shared.SecretKeyRef{Name: "placement-db", Key: "unused"},
-		TLS: &shared.DatabaseTLS{
-			Mode:                shared.TLSVerifyFull,
-			CABundleSecretRef:   &shared.SecretKeyRef{Name: "db-ca"},
-			ClientCertSecretRef: &shared.SecretKeyRef{Name: "db-client"},
+		SecretRef: serviceapi.SecretKeyRef{Name: "placement-db", Key: "unused"},
+		TLS: &serviceapi.DatabaseTLS{
+			Mode:                serviceapi.TLSVerifyFull,
+			CABundleSecretRef:   &serviceapi.SecretKeyRef{Name: "db-ca"},
+			ClientCertSecretRef: &serviceapi.SecretKeyRef{Name: "db-client"},
 		},
 	}
-	tls.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &shared.UWSGISpec{
+	tls.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{
 		Processes: 4, Threads: 2, Harakiri: new(int32(20)), HTTPKeepAliveTimeout: new(int32(30)),
 	}}
 	webhook.Apply(tls) // fills httpKeepAlive as admission would
-	tls.Spec.Autoscaling = &shared.AutoscalingSpec{MinReplicas: new(int32(2)), MaxReplicas: 6, TargetCPUUtilization: new(int32(70))}
+	tls.Spec.Autoscaling = &serviceapi.AutoscalingSpec{MinReplicas: new(int32(2)), MaxReplicas: 6, TargetCPUUtilization: new(int32(70))}
 
 	return []renderCase{
 		{name: "minimal", p: minimal(), wantKeys: []string{render.KeyPlacementConf}},
@@ -257,7 +257,7 @@ func TestDBSyncJobRerunKeyFollowsDatabaseTarget(t *testing.T) {
 	}
 }
 
-func uwsgi(u *shared.UWSGISpec) *placementv1.Placement {
+func uwsgi(u *serviceapi.UWSGISpec) *placementv1.Placement {
 	p := minimal()
 	p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: u}
 	return p
@@ -280,13 +280,13 @@ func TestCommand(t *testing.T) {
 		want []string
 	}{
 		{"no apiServer", minimal(), cat(base, []string{"--http-keepalive"}, tail("2", "1"), shutdown)},
-		{"empty uwsgi block", uwsgi(&shared.UWSGISpec{}), cat(base, []string{"--http-keepalive"}, tail("2", "1"), shutdown)},
-		{"full block", uwsgi(&shared.UWSGISpec{Processes: 4, Threads: 2, HTTPKeepAlive: new(true),
+		{"empty uwsgi block", uwsgi(&serviceapi.UWSGISpec{}), cat(base, []string{"--http-keepalive"}, tail("2", "1"), shutdown)},
+		{"full block", uwsgi(&serviceapi.UWSGISpec{Processes: 4, Threads: 2, HTTPKeepAlive: new(true),
 			HTTPKeepAliveTimeout: new(int32(30)), Harakiri: new(int32(20))}),
 			cat(base, []string{"--http-keepalive=30"}, tail("4", "2"), []string{"--harakiri", "20"}, shutdown)},
-		{"keepalive false drops both flags", uwsgi(&shared.UWSGISpec{HTTPKeepAlive: new(false), HTTPKeepAliveTimeout: new(int32(30))}),
+		{"keepalive false drops both flags", uwsgi(&serviceapi.UWSGISpec{HTTPKeepAlive: new(false), HTTPKeepAliveTimeout: new(int32(30))}),
 			cat(base, tail("2", "1"), shutdown)},
-		{"non-positive values dropped", uwsgi(&shared.UWSGISpec{Processes: -1, Threads: 0,
+		{"non-positive values dropped", uwsgi(&serviceapi.UWSGISpec{Processes: -1, Threads: 0,
 			HTTPKeepAliveTimeout: new(int32(0)), Harakiri: new(int32(-5))}),
 			cat(base, []string{"--http-keepalive"}, tail("2", "1"), shutdown)},
 	}
@@ -372,7 +372,7 @@ func TestDeploymentReplicas(t *testing.T) {
 		{"zero renders default", func(p *placementv1.Placement) { p.Spec.Deployment.Replicas = 0 }, new(int32(3))},
 		{"nil deployment renders default", func(p *placementv1.Placement) { p.Spec.Deployment = nil }, new(int32(3))},
 		{"autoscaling leaves replicas unset", func(p *placementv1.Placement) {
-			p.Spec.Autoscaling = &shared.AutoscalingSpec{MaxReplicas: 5, TargetCPUUtilization: new(int32(80))}
+			p.Spec.Autoscaling = &serviceapi.AutoscalingSpec{MaxReplicas: 5, TargetCPUUtilization: new(int32(80))}
 		}, nil},
 	}
 	for _, tc := range cases {
@@ -431,7 +431,7 @@ func TestMergePolicyInlineWins(t *testing.T) {
 // An undefaulted CR (webhooks off) still renders logging.conf at INFO.
 func TestLoggingConfLevelDefaultsToInfo(t *testing.T) {
 	p := minimal()
-	p.Spec.Logging = &shared.LoggingSpec{Format: shared.LogFormatJSON}
+	p.Spec.Logging = &serviceapi.LoggingSpec{Format: serviceapi.LogFormatJSON}
 	data, err := render.ConfigData(p, nil)
 	if err != nil {
 		t.Fatal(err)

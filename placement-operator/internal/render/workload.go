@@ -5,7 +5,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/lib/workload"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
@@ -54,7 +54,7 @@ type Digests struct {
 
 // Command is the API container's uwsgi command line.
 func Command(p *placementv1.Placement) []string {
-	var u *shared.UWSGISpec
+	var u *serviceapi.UWSGISpec
 	if p.Spec.APIServer != nil {
 		u = p.Spec.APIServer.UWSGI
 	}

@@ -6,7 +6,7 @@ import (
 
 	ctrl "sigs.k8s.io/controller-runtime"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/catalog"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/fixture"
@@ -23,17 +23,17 @@ var kind = admissiontest.Kind[*placementv1.Placement]{
 	Service: placementv1.ServiceName, GVK: placementv1.GroupVersion.WithKind("Placement"),
 	New: func(name string) *placementv1.Placement { return fixture.Bare(admissiontest.Namespace, name) },
 	Target: func(p *placementv1.Placement) admissiontest.Target {
-		return admissiontest.Target{Spec: &p.Spec.ServiceSpec, UWSGI: func() *shared.UWSGISpec { return uwsgiBlock(p) }}
+		return admissiontest.Target{Spec: &p.Spec.ServiceSpec, UWSGI: func() *serviceapi.UWSGISpec { return uwsgiBlock(p) }}
 	},
 }
 
 // uwsgiBlock is spec.apiServer.uwsgi, written empty when absent.
-func uwsgiBlock(p *placementv1.Placement) *shared.UWSGISpec {
+func uwsgiBlock(p *placementv1.Placement) *serviceapi.UWSGISpec {
 	if p.Spec.APIServer == nil {
 		p.Spec.APIServer = &placementv1.APIServerSpec{}
 	}
 	if p.Spec.APIServer.UWSGI == nil {
-		p.Spec.APIServer.UWSGI = &shared.UWSGISpec{}
+		p.Spec.APIServer.UWSGI = &serviceapi.UWSGISpec{}
 	}
 	return p.Spec.APIServer.UWSGI
 }

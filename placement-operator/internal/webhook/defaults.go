@@ -4,7 +4,7 @@ package webhook
 import (
 	"context"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/framework/admit"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 )
@@ -29,7 +29,7 @@ func Apply(p *placementv1.Placement) {
 }
 
 // uwsgi is spec.apiServer.uwsgi, nil when absent.
-func uwsgi(p *placementv1.Placement) *shared.UWSGISpec {
+func uwsgi(p *placementv1.Placement) *serviceapi.UWSGISpec {
 	if p.Spec.APIServer == nil {
 		return nil
 	}

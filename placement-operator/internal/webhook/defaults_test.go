@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/fixture"
 )
@@ -85,7 +85,7 @@ func TestDefaultLeavesRenderOnlyDefaultsUnset(t *testing.T) {
 
 func TestDefaultNeverOverwrites(t *testing.T) {
 	p := bare()
-	p.Spec.Deployment = &shared.DeploymentSpec{
+	p.Spec.Deployment = &serviceapi.DeploymentSpec{
 		Replicas:                      1,
 		Resources:                     corev1.ResourceRequirements{Requests: quantities("1", "2Gi"), Limits: quantities("2", "4Gi")},
 		TerminationGracePeriodSeconds: new(int64(60)),
@@ -94,10 +94,10 @@ func TestDefaultNeverOverwrites(t *testing.T) {
 		TopologySpreadConstraints:     []corev1.TopologySpreadConstraint{},
 	}
 	p.Spec.Cache.Backend = "dogpile.cache.memcached"
-	p.Spec.Logging = &shared.LoggingSpec{Format: "json", Level: "ERROR", Debug: new(true)}
-	p.Spec.ServiceUser = shared.ServiceUserSpec{Username: "svc", ProjectName: "admin", UserDomainName: "users",
-		ProjectDomainName: "projects", SecretRef: shared.SecretKeyRef{Name: "s", Key: "pw"}}
-	p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &shared.UWSGISpec{Processes: 8, Threads: 4,
+	p.Spec.Logging = &serviceapi.LoggingSpec{Format: "json", Level: "ERROR", Debug: new(true)}
+	p.Spec.ServiceUser = serviceapi.ServiceUserSpec{Username: "svc", ProjectName: "admin", UserDomainName: "users",
+		ProjectDomainName: "projects", SecretRef: serviceapi.SecretKeyRef{Name: "s", Key: "pw"}}
+	p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{Processes: 8, Threads: 4,
 		HTTPKeepAlive: new(false), Harakiri: new(int32(10))}}
 	want := p.DeepCopy()
 	Apply(p)
@@ -108,7 +108,7 @@ func TestDefaultNeverOverwrites(t *testing.T) {
 
 func TestDefaultIsIdempotent(t *testing.T) {
 	p := bare()
-	p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &shared.UWSGISpec{}}
+	p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{}}
 	Apply(p)
 	once := p.DeepCopy()
 	Apply(p)
@@ -135,7 +135,7 @@ func TestDefaultResourcesOnlyWhenBothMapsEmpty(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			p := bare()
-			p.Spec.Deployment = &shared.DeploymentSpec{Resources: tc.in}
+			p.Spec.Deployment = &serviceapi.DeploymentSpec{Resources: tc.in}
 			Apply(p)
 			if !equality.Semantic.DeepEqual(p.Spec.Deployment.Resources, tc.want) {
 				t.Errorf("resources = %+v, want %+v", p.Spec.Deployment.Resources, tc.want)
@@ -162,7 +162,7 @@ func TestDefaultUWSGILeavesOnlyWhenBlockPresent(t *testing.T) {
 	})
 	t.Run("empty uwsgi block", func(t *testing.T) {
 		p := bare()
-		p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &shared.UWSGISpec{}}
+		p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{}}
 		Apply(p)
 		u := p.Spec.APIServer.UWSGI
 		if u.Processes != 2 || u.Threads != 1 || u.HTTPKeepAlive == nil || !*u.HTTPKeepAlive {
@@ -174,7 +174,7 @@ func TestDefaultUWSGILeavesOnlyWhenBlockPresent(t *testing.T) {
 	})
 	t.Run("explicit keepalive false honoured", func(t *testing.T) {
 		p := bare()
-		p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &shared.UWSGISpec{HTTPKeepAlive: new(false)}}
+		p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{HTTPKeepAlive: new(false)}}
 		Apply(p)
 		if u := p.Spec.APIServer.UWSGI; *u.HTTPKeepAlive || u.Processes != 2 || u.Threads != 1 {
 			t.Errorf("uwsgi = %+v", u)
@@ -184,7 +184,7 @@ func TestDefaultUWSGILeavesOnlyWhenBlockPresent(t *testing.T) {
 
 func TestDefaultLoggingPartialBlock(t *testing.T) {
 	p := bare()
-	p.Spec.Logging = &shared.LoggingSpec{Format: "json", PerLoggerLevels: map[string]shared.LogLevel{"amqp": "ERROR"}}
+	p.Spec.Logging = &serviceapi.LoggingSpec{Format: "json", PerLoggerLevels: map[string]serviceapi.LogLevel{"amqp": "ERROR"}}
 	Apply(p)
 	l := p.Spec.Logging
 	if l.Format != "json" || l.Level != "INFO" || l.Debug == nil || *l.Debug || l.PerLoggerLevels["amqp"] != "ERROR" {
@@ -194,8 +194,8 @@ func TestDefaultLoggingPartialBlock(t *testing.T) {
 
 func TestDefaultReplicasKeptUnderAutoscaling(t *testing.T) {
 	p := bare()
-	p.Spec.Autoscaling = &shared.AutoscalingSpec{MaxReplicas: 5, TargetCPUUtilization: new(int32(80))}
-	p.Spec.Deployment = &shared.DeploymentSpec{Replicas: 2}
+	p.Spec.Autoscaling = &serviceapi.AutoscalingSpec{MaxReplicas: 5, TargetCPUUtilization: new(int32(80))}
+	p.Spec.Deployment = &serviceapi.DeploymentSpec{Replicas: 2}
 	Apply(p)
 	if p.Spec.Deployment.Replicas != 2 || p.Spec.Autoscaling.MinReplicas != nil {
 		t.Errorf("replicas = %d, minReplicas = %v", p.Spec.Deployment.Replicas, p.Spec.Autoscaling.MinReplicas)
@@ -206,27 +206,27 @@ func TestDefaultReplicasKeptUnderAutoscaling(t *testing.T) {
 // missing; defaults fill only blocks the user wrote.
 func TestDefaultLeavesOmittedRequiredBlocksOut(t *testing.T) {
 	p := bare()
-	p.Spec.Cache = shared.CacheSpec{}
-	p.Spec.ServiceUser = shared.ServiceUserSpec{}
+	p.Spec.Cache = serviceapi.CacheSpec{}
+	p.Spec.ServiceUser = serviceapi.ServiceUserSpec{}
 	Apply(p)
 	if !reflect.ValueOf(p.Spec.Cache).IsZero() {
 		t.Errorf("cache materialized: %+v", p.Spec.Cache)
 	}
-	if p.Spec.ServiceUser != (shared.ServiceUserSpec{}) {
+	if p.Spec.ServiceUser != (serviceapi.ServiceUserSpec{}) {
 		t.Errorf("serviceUser materialized: %+v", p.Spec.ServiceUser)
 	}
 
 	p = bare()
-	p.Spec.ServiceUser = shared.ServiceUserSpec{Username: "svc"}
+	p.Spec.ServiceUser = serviceapi.ServiceUserSpec{Username: "svc"}
 	Apply(p)
-	if u := p.Spec.ServiceUser; u.ProjectName != "service" || u.SecretRef != (shared.SecretKeyRef{}) {
+	if u := p.Spec.ServiceUser; u.ProjectName != "service" || u.SecretRef != (serviceapi.SecretKeyRef{}) {
 		t.Errorf("serviceUser = %+v, want identity defaults and no secretRef", u)
 	}
 
 	p = bare()
-	p.Spec.Cache = shared.CacheSpec{Replicas: 3} // the schema default of a written `cache: {}`
+	p.Spec.Cache = serviceapi.CacheSpec{Replicas: 3} // the schema default of a written `cache: {}`
 	Apply(p)
-	if p.Spec.Cache.Backend != shared.DefaultCacheBackend {
+	if p.Spec.Cache.Backend != serviceapi.DefaultCacheBackend {
 		t.Errorf("cache.backend = %q in a written cache block", p.Spec.Cache.Backend)
 	}
 }

@@ -16,7 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
-	"github.com/c5c3/openstack-operators/common/api/shared"
+	"github.com/c5c3/openstack-operators/common/api/serviceapi"
 	"github.com/c5c3/openstack-operators/common/lib/extraconfig"
 	placementv1 "github.com/c5c3/openstack-operators/placement-operator/api/v1alpha1"
 	"github.com/c5c3/openstack-operators/placement-operator/internal/catalog"
@@ -40,7 +40,7 @@ func required(path string) fieldErr  { return admissiontest.Required(path) }
 func forbidden(path string) fieldErr { return admissiontest.Forbidden(path) }
 func notSupp(path string) fieldErr   { return fieldErr{Type: field.ErrorTypeNotSupported, Path: path} }
 
-func deployment(p *placementv1.Placement) *shared.DeploymentSpec { return p.Spec.Deployment }
+func deployment(p *placementv1.Placement) *serviceapi.DeploymentSpec { return p.Spec.Deployment }
 
 func TestSpecValidHasNoErrors(t *testing.T) {
 	if errs := Spec(valid(), nil); len(errs) != 0 {
@@ -50,13 +50,13 @@ func TestSpecValidHasNoErrors(t *testing.T) {
 	p := valid()
 	p.Spec.KeystonePublicEndpoint = "https://keystone.example.org"
 	p.Spec.Region = "RegionOne"
-	p.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "edge-1"}
-	p.Spec.SecretStoreRef = &shared.SecretStoreRef{Kind: "SecretStore", Name: "vault"}
-	p.Spec.Gateway = &shared.GatewaySpec{Hostname: "placement.example.org", ParentRef: shared.GatewayParentRef{Name: "gw"}}
-	p.Spec.NetworkPolicy = &shared.NetworkPolicySpec{Ingress: []shared.NetworkPolicyIngressSource{{NamespaceSelector: &metav1.LabelSelector{}}}}
-	p.Spec.Autoscaling = &shared.AutoscalingSpec{MaxReplicas: 3, TargetMemoryUtilization: new(int32(100))}
-	p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &shared.UWSGISpec{Harakiri: new(int32(24)), HTTPKeepAliveTimeout: new(int32(5))}}
-	p.Spec.Logging.PerLoggerLevels = map[string]shared.LogLevel{"amqp": "CRITICAL"}
+	p.Spec.TargetClusterRef = &serviceapi.TargetClusterRef{Name: "edge-1"}
+	p.Spec.SecretStoreRef = &serviceapi.SecretStoreRef{Kind: "SecretStore", Name: "vault"}
+	p.Spec.Gateway = &serviceapi.GatewaySpec{Hostname: "placement.example.org", ParentRef: serviceapi.GatewayParentRef{Name: "gw"}}
+	p.Spec.NetworkPolicy = &serviceapi.NetworkPolicySpec{Ingress: []serviceapi.NetworkPolicyIngressSource{{NamespaceSelector: &metav1.LabelSelector{}}}}
+	p.Spec.Autoscaling = &serviceapi.AutoscalingSpec{MaxReplicas: 3, TargetMemoryUtilization: new(int32(100))}
+	p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{Harakiri: new(int32(24)), HTTPKeepAliveTimeout: new(int32(5))}}
+	p.Spec.Logging.PerLoggerLevels = map[string]serviceapi.LogLevel{"amqp": "CRITICAL"}
 	d := p.Spec.Deployment
 	d.TerminationGracePeriodSeconds, d.PreStopSleepSeconds = new(int64(34)), new(int64(9)) // drain window 25 > harakiri 24
 	d.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{
@@ -91,17 +91,17 @@ type specRule struct {
 func specRules() []specRule {
 	return []specRule{
 		{name: "targetClusterRef name changed", mut: func(p *placementv1.Placement) {
-			p.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "b"}
-		}, old: func(p *placementv1.Placement) { p.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "a"} },
+			p.Spec.TargetClusterRef = &serviceapi.TargetClusterRef{Name: "b"}
+		}, old: func(p *placementv1.Placement) { p.Spec.TargetClusterRef = &serviceapi.TargetClusterRef{Name: "a"} },
 			want: []fieldErr{invalid("spec.targetClusterRef")}, message: `targetClusterRef is immutable (was "a")`},
 		{name: "targetClusterRef added", mut: func(p *placementv1.Placement) {
-			p.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "b"}
+			p.Spec.TargetClusterRef = &serviceapi.TargetClusterRef{Name: "b"}
 		}, old: func(*placementv1.Placement) {}, want: []fieldErr{invalid("spec.targetClusterRef")}, message: "immutable"},
 		{name: "targetClusterRef removed", mut: func(*placementv1.Placement) {},
-			old:  func(p *placementv1.Placement) { p.Spec.TargetClusterRef = &shared.TargetClusterRef{Name: "a"} },
+			old:  func(p *placementv1.Placement) { p.Spec.TargetClusterRef = &serviceapi.TargetClusterRef{Name: "a"} },
 			want: []fieldErr{invalid("spec.targetClusterRef")}, message: "children cannot move between clusters"},
 		{name: "targetClusterRef name empty", mut: func(p *placementv1.Placement) {
-			p.Spec.TargetClusterRef = &shared.TargetClusterRef{}
+			p.Spec.TargetClusterRef = &serviceapi.TargetClusterRef{}
 		}, want: []fieldErr{required("spec.targetClusterRef.name")}},
 		{name: "image tag and digest", mut: func(p *placementv1.Placement) {
 			p.Spec.Image.Digest = "sha256:" + strings.Repeat("0", 64)
@@ -136,39 +136,39 @@ func specRules() []specRule {
 		}, want: []fieldErr{invalid("spec.deployment.preStopSleepSeconds")},
 			message: "preStop sleep (30 s) must be less than the termination grace period (30 s)"},
 		{name: "harakiri not below drain window", mut: func(p *placementv1.Placement) {
-			p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &shared.UWSGISpec{Harakiri: new(int32(25))}}
+			p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{Harakiri: new(int32(25))}}
 		}, want: []fieldErr{invalid("spec.apiServer.uwsgi.harakiri")}, message: "drain window (terminationGracePeriodSeconds - preStopSleepSeconds = 25 s)"},
 		{name: "harakiri against explicit grace and preStop", mut: func(p *placementv1.Placement) {
 			deployment(p).TerminationGracePeriodSeconds, deployment(p).PreStopSleepSeconds = new(int64(60)), new(int64(20))
-			p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &shared.UWSGISpec{Harakiri: new(int32(40))}}
+			p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{Harakiri: new(int32(40))}}
 		}, want: []fieldErr{invalid("spec.apiServer.uwsgi.harakiri")}, message: "= 40 s"},
 		{name: "keepalive timeout with keepalive false", mut: func(p *placementv1.Placement) {
-			p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &shared.UWSGISpec{HTTPKeepAlive: new(false), HTTPKeepAliveTimeout: new(int32(5))}}
+			p.Spec.APIServer = &placementv1.APIServerSpec{UWSGI: &serviceapi.UWSGISpec{HTTPKeepAlive: new(false), HTTPKeepAliveTimeout: new(int32(5))}}
 		}, want: []fieldErr{forbidden("spec.apiServer.uwsgi.httpKeepAliveTimeout")}},
 		{name: "Recreate with rollingUpdate", mut: func(p *placementv1.Placement) {
 			deployment(p).Strategy = &appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType,
 				RollingUpdate: &appsv1.RollingUpdateDeployment{}}
 		}, want: []fieldErr{forbidden("spec.deployment.strategy.rollingUpdate")}},
 		{name: "autoscaling without target", mut: func(p *placementv1.Placement) {
-			p.Spec.Autoscaling = &shared.AutoscalingSpec{MaxReplicas: 5}
+			p.Spec.Autoscaling = &serviceapi.AutoscalingSpec{MaxReplicas: 5}
 		}, want: []fieldErr{required("spec.autoscaling")}},
 		{name: "autoscaling target above 100", mut: func(p *placementv1.Placement) {
-			p.Spec.Autoscaling = &shared.AutoscalingSpec{MaxReplicas: 5, TargetCPUUtilization: new(int32(101))}
+			p.Spec.Autoscaling = &serviceapi.AutoscalingSpec{MaxReplicas: 5, TargetCPUUtilization: new(int32(101))}
 		}, want: []fieldErr{invalid("spec.autoscaling.targetCPUUtilization")}},
 		{name: "autoscaling target below 1", mut: func(p *placementv1.Placement) {
-			p.Spec.Autoscaling = &shared.AutoscalingSpec{MaxReplicas: 5, TargetMemoryUtilization: new(int32(0))}
+			p.Spec.Autoscaling = &serviceapi.AutoscalingSpec{MaxReplicas: 5, TargetMemoryUtilization: new(int32(0))}
 		}, want: []fieldErr{invalid("spec.autoscaling.targetMemoryUtilization")}},
 		{name: "autoscaling min above max", mut: func(p *placementv1.Placement) {
-			p.Spec.Autoscaling = &shared.AutoscalingSpec{MinReplicas: new(int32(6)), MaxReplicas: 5, TargetCPUUtilization: new(int32(80))}
+			p.Spec.Autoscaling = &serviceapi.AutoscalingSpec{MinReplicas: new(int32(6)), MaxReplicas: 5, TargetCPUUtilization: new(int32(80))}
 		}, want: []fieldErr{invalid("spec.autoscaling.minReplicas")}},
 		{name: "autoscaling implicit min above max", mut: func(p *placementv1.Placement) {
-			p.Spec.Autoscaling = &shared.AutoscalingSpec{MaxReplicas: 2, TargetCPUUtilization: new(int32(80))}
+			p.Spec.Autoscaling = &serviceapi.AutoscalingSpec{MaxReplicas: 2, TargetCPUUtilization: new(int32(80))}
 		}, want: []fieldErr{invalid("spec.autoscaling.maxReplicas")}, message: "minReplicas defaults to deployment.replicas (3)"},
 		{name: "networkPolicy empty ingress", mut: func(p *placementv1.Placement) {
-			p.Spec.NetworkPolicy = &shared.NetworkPolicySpec{}
+			p.Spec.NetworkPolicy = &serviceapi.NetworkPolicySpec{}
 		}, want: []fieldErr{required("spec.networkPolicy.ingress")}},
 		{name: "gateway hostname and parentRef empty", mut: func(p *placementv1.Placement) {
-			p.Spec.Gateway = &shared.GatewaySpec{}
+			p.Spec.Gateway = &serviceapi.GatewaySpec{}
 		}, want: []fieldErr{required("spec.gateway.hostname"), required("spec.gateway.parentRef.name")}},
 		{name: "keystoneEndpoint unset", mut: func(p *placementv1.Placement) { p.Spec.KeystoneEndpoint = "" },
 			want: []fieldErr{required("spec.keystoneEndpoint")}},
@@ -195,19 +195,19 @@ func specRules() []specRule {
 		{name: "logging level", mut: func(p *placementv1.Placement) { p.Spec.Logging.Level = "TRACE" },
 			want: []fieldErr{notSupp("spec.logging.level")}},
 		{name: "per-logger empty name", mut: func(p *placementv1.Placement) {
-			p.Spec.Logging.PerLoggerLevels = map[string]shared.LogLevel{"": "INFO"}
+			p.Spec.Logging.PerLoggerLevels = map[string]serviceapi.LogLevel{"": "INFO"}
 		}, want: []fieldErr{invalid("spec.logging.perLoggerLevels[]")}},
 		{name: "per-logger bad level", mut: func(p *placementv1.Placement) {
-			p.Spec.Logging.PerLoggerLevels = map[string]shared.LogLevel{"amqp": "LOUD"}
+			p.Spec.Logging.PerLoggerLevels = map[string]serviceapi.LogLevel{"amqp": "LOUD"}
 		}, want: []fieldErr{notSupp("spec.logging.perLoggerLevels[amqp]")}},
 		{name: "per-logger CRLF name", mut: func(p *placementv1.Placement) {
-			p.Spec.Logging.PerLoggerLevels = map[string]shared.LogLevel{"a\nb": "INFO"}
+			p.Spec.Logging.PerLoggerLevels = map[string]serviceapi.LogLevel{"a\nb": "INFO"}
 		}, want: []fieldErr{invalid("spec.logging.perLoggerLevels[a\nb]")}},
 		{name: "secretStoreRef name empty", mut: func(p *placementv1.Placement) {
-			p.Spec.SecretStoreRef = &shared.SecretStoreRef{Kind: "ClusterSecretStore"}
+			p.Spec.SecretStoreRef = &serviceapi.SecretStoreRef{Kind: "ClusterSecretStore"}
 		}, want: []fieldErr{required("spec.secretStoreRef.name")}},
 		{name: "secretStoreRef kind", mut: func(p *placementv1.Placement) {
-			p.Spec.SecretStoreRef = &shared.SecretStoreRef{Kind: "Vault", Name: "v"}
+			p.Spec.SecretStoreRef = &serviceapi.SecretStoreRef{Kind: "Vault", Name: "v"}
 		}, want: []fieldErr{notSupp("spec.secretStoreRef.kind")}},
 		{name: "request above limit", mut: func(p *placementv1.Placement) {
 			deployment(p).Resources.Requests[corev1.ResourceMemory] = resource.MustParse("2Gi")

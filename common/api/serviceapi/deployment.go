@@ -1,4 +1,4 @@
-package shared
+package serviceapi
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package shared
+package serviceapi
 
 // GatewaySpec exposes the API through a Gateway API HTTPRoute.
 type GatewaySpec struct {

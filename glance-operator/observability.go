@@ -1,4 +1,4 @@
-package manager
+package glance
 
 import "github.com/c5c3/openstack-operators/common/lib/observability"
 

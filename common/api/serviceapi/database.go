@@ -1,4 +1,4 @@
-package shared
+package serviceapi
 
 // Database credential modes.
 const (

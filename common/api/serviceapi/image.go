@@ -1,4 +1,4 @@
-package shared
+package serviceapi
 
 // ImageSpec pins the service image by tag or by digest, never both.
 // +kubebuilder:validation:XValidation:rule="has(self.tag) != has(self.digest)",message="exactly one of image.tag or image.digest must be set"

@@ -1,4 +1,4 @@
-package shared
+package serviceapi
 
 // AutoscalingSpec turns on a HorizontalPodAutoscaler for the API Deployment.
 // +kubebuilder:validation:XValidation:rule="has(self.targetCPUUtilization) || has(self.targetMemoryUtilization)",message="autoscaling needs at least one of targetCPUUtilization or targetMemoryUtilization"

@@ -1,4 +1,4 @@
-package shared
+package serviceapi
 
 // Middleware positions in the API's paste pipeline.
 const (

@@ -1,11 +1,10 @@
-// Package manager describes the Glance operator to the shared bootstrap
-// (common/framework/manager): its scheme, its two controllers and its webhooks.
-package manager
+// Package glance is the Glance operator as the shared bootstrap
+// (common/framework/bootstrap) runs it: its scheme, its two controllers and its webhooks.
+package glance
 
 import (
 	"context"
 
-	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/c5c3/openstack-operators/common/framework/bootstrap"
@@ -23,11 +22,6 @@ type Options = bootstrap.Options
 var Operator = bootstrap.Operator[*controller.GlanceReconciler]{
 	Profile: controller.Profile, Group: glancev1.GroupVersion.Group, Periodic: []string{metrics.JobDBPurge},
 	AddToScheme: glancev1.AddToScheme, Setup: setup, Observe: observe,
-}
-
-// New builds the manager with both controllers and, if enabled, the webhooks.
-func New(ctx context.Context, cfg *rest.Config, o *Options) (ctrl.Manager, *controller.GlanceReconciler, error) {
-	return bootstrap.New(ctx, cfg, o, Operator)
 }
 
 // setup builds the Glance controller first: it registers the field indexes

@@ -1,12 +1,11 @@
-// Package manager describes the Placement operator to the shared bootstrap
-// (common/framework/manager): its scheme, controller and webhooks.
-package manager
+// Package placement is the Placement operator as the shared bootstrap
+// (common/framework/bootstrap) runs it: its scheme, controller and webhooks.
+package placement
 
 import (
 	"context"
 	"fmt"
 
-	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/c5c3/openstack-operators/common/framework/bootstrap"
@@ -24,11 +23,6 @@ type Options = bootstrap.Options
 // Operator is the Placement operator.
 var Operator = bootstrap.Operator[*controller.PlacementReconciler]{
 	Profile: controller.Profile, Group: placementv1.GroupVersion.Group, AddToScheme: placementv1.AddToScheme, Setup: setup,
-}
-
-// New builds the manager with the controller and, if enabled, the webhooks.
-func New(ctx context.Context, cfg *rest.Config, o *Options) (ctrl.Manager, *controller.PlacementReconciler, error) {
-	return bootstrap.New(ctx, cfg, o, Operator)
 }
 
 func setup(ctx context.Context, mgr ctrl.Manager, base service.Reconciler, o *Options) (*controller.PlacementReconciler, error) {
@@ -52,3 +46,8 @@ func setup(ctx context.Context, mgr ctrl.Manager, base service.Reconciler, o *Op
 	}
 	return r, nil
 }
+
+// Default applies the defaults the mutating webhook would, for a program
+// that creates Placements without the webhook installed (the e2e suites,
+// the bench).
+func Default(p *placementv1.Placement) { pwebhook.Apply(p) }

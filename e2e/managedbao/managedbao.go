@@ -1,4 +1,7 @@
-package inprocess
+// Package managedbao plays the OpenBao operator for the Barbican suites: it
+// brings up a managed store's instance as that operator leaves it, on a
+// real OpenBao-compatible server.
+package managedbao
 
 import (
 	"context"
@@ -11,27 +14,27 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	barbican "github.com/c5c3/openstack-operators/barbican-operator"
 	barbicanv1 "github.com/c5c3/openstack-operators/barbican-operator/api/v1alpha1"
-	"github.com/c5c3/openstack-operators/barbican-operator/internal/fixture"
 	"github.com/c5c3/openstack-operators/testsupport/openbao"
 )
 
-// InstanceHost is the Service name of the managed instance name in ns,
+// Host is the Service name of the managed instance name in ns,
 // the host the operator renders into a managed store's URL.
-func InstanceHost(ns, name string) string { return name + "." + ns + ".svc" }
+func Host(ns, name string) string { return name + "." + ns + ".svc" }
 
-// StartInstance brings up the managed OpenBao instance name in ns as the
+// Start brings up the managed OpenBao instance name in ns as the
 // OpenBao operator leaves it, for a suite outside this module: a real
-// server on address (host:port) with a certificate for InstanceHost, set up
+// server on address (host:port) with a certificate for Host, set up
 // as the instance's self-init sets it up (KV mount, AppRole with secret IDs
 // living ttl, Kubernetes auth reviewing tokens against cfg's API server),
 // and, written with c, the provisioner ServiceAccount, the CA Secret and the
 // OpenBaoCluster marked Available. The server stops when t ends; any
 // failure fails t.
-func StartInstance(t testing.TB, c client.Client, cfg *rest.Config, ns, name, address string, ttl time.Duration) *openbao.Server {
+func Start(t testing.TB, c client.Client, cfg *rest.Config, ns, name, address string, ttl time.Duration) *openbao.Server {
 	t.Helper()
 	ctx := context.Background()
-	srv := openbao.StartWith(t, openbao.Options{DNSNames: []string{InstanceHost(ns, name)}, Address: address})
+	srv := openbao.StartWith(t, openbao.Options{DNSNames: []string{Host(ns, name)}, Address: address})
 	kube, err := openbao.NewKube(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -41,10 +44,10 @@ func StartInstance(t testing.TB, c client.Client, cfg *rest.Config, ns, name, ad
 		err = srv.ConfigureManaged(ctx, opts)
 	}
 	if err == nil {
-		err = kube.CreateServiceAccount(ctx, ns, ProvisionerName(name))
+		err = kube.CreateServiceAccount(ctx, ns, barbican.ProvisionerName(name))
 	}
 	if err == nil {
-		err = c.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: InstanceCASecretName(name)},
+		err = c.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: barbican.InstanceCASecretName(name)},
 			StringData: map[string]string{"ca.crt": string(srv.CAPEM)}})
 	}
 	if err == nil {
@@ -59,7 +62,7 @@ func StartInstance(t testing.TB, c client.Client, cfg *rest.Config, ns, name, ad
 // createAvailable creates the OpenBaoCluster and marks it Available.
 func createAvailable(ctx context.Context, c client.Client, ns, name string) error {
 	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(InstanceGVK)
+	u.SetGroupVersionKind(barbican.InstanceGVK)
 	u.SetNamespace(ns)
 	u.SetName(name)
 	if err := c.Create(ctx, u); err != nil {
@@ -73,7 +76,14 @@ func createAvailable(ctx context.Context, c client.Client, ns, name string) erro
 	return c.Status().Update(ctx, u)
 }
 
-// ManagedStore is the default store name of barbican on the instance.
-func ManagedStore(ns, name, barbican, instance string) *barbicanv1.BarbicanSecretStore {
-	return fixture.ManagedStore(ns, name, barbican, instance, true)
+// Store is the default store name of the Barbican named barbicanName on
+// the instance.
+func Store(ns, name, barbicanName, instance string) *barbicanv1.BarbicanSecretStore {
+	return &barbicanv1.BarbicanSecretStore{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+		Spec: barbicanv1.BarbicanSecretStoreSpec{
+			BarbicanRef: barbicanv1.BarbicanRef{Name: barbicanName}, Type: barbicanv1.StoreOpenBao, IsDefault: true,
+			OpenBao: &barbicanv1.OpenBaoSpec{InstanceRef: &barbicanv1.InstanceRef{Name: instance}},
+		},
+	}
 }

@@ -1,5 +1,5 @@
-// Package shared holds the API structs the service operators share: image,
+// Package serviceapi holds the API structs the service operators share: image,
 // database, cache, service user, secret and cluster references, gateway,
 // autoscaling, network policy, uwsgi, logging and policy blocks.
 // +kubebuilder:object:generate=true
-package shared
+package serviceapi

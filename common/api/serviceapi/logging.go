@@ -1,4 +1,4 @@
-package shared
+package serviceapi
 
 // Logging formats.
 const (

@@ -1,4 +1,4 @@
-package shared
+package serviceapi
 
 import (
 	networkingv1 "k8s.io/api/networking/v1"

@@ -1,13 +1,12 @@
-// Package manager describes the Barbican operator to the shared bootstrap
-// (common/framework/manager): its scheme, its two controllers and its webhooks.
-package manager
+// Package barbican is the Barbican operator as the shared bootstrap
+// (common/framework/bootstrap) runs it: its scheme, its two controllers and its webhooks.
+package barbican
 
 import (
 	"context"
 	"errors"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	crmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
@@ -26,15 +25,13 @@ type Options = bootstrap.Options
 var Operator = bootstrap.Operator[*controller.BarbicanReconciler]{
 	Profile: controller.Profile, Group: barbicanv1.GroupVersion.Group, Periodic: []string{metrics.JobDBClean},
 	AddToScheme: barbicanv1.AddToScheme, Setup: setup, Observe: observe,
+	Collectors: func(prefix string) []prometheus.Collector {
+		return []prometheus.Collector{controller.NewRemints(prefix)}
+	},
 }
 
 // StoreRecorderName is the reporting controller of the store events.
 const StoreRecorderName = "barbicansecretstore-controller"
-
-// New builds the manager with both controllers and, if enabled, the webhooks.
-func New(ctx context.Context, cfg *rest.Config, o *Options) (ctrl.Manager, *controller.BarbicanReconciler, error) {
-	return bootstrap.New(ctx, cfg, o, Operator)
-}
 
 // setup builds the Barbican controller first: it registers the field
 // indexes the store controller uses.

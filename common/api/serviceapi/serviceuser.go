@@ -1,4 +1,4 @@
-package shared
+package serviceapi
 
 // ServiceUserSpec is the Keystone identity the service validates tokens with.
 type ServiceUserSpec struct {

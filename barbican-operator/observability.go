@@ -1,4 +1,4 @@
-package manager
+package barbican
 
 import (
 	"github.com/c5c3/openstack-operators/barbican-operator/internal/controller"

@@ -1,4 +1,4 @@
-package shared
+package serviceapi
 
 // Rendering defaults of the uwsgi block.
 const (

@@ -1,4 +1,4 @@
-package shared
+package serviceapi
 
 // LocalObjectRef names an object in the CR's namespace.
 type LocalObjectRef struct {
