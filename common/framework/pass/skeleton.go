@@ -52,7 +52,7 @@ type Hooks[T Object] struct {
 	Fresh *Freshness
 }
 
-// Pass runs one reconcile pass over a CR already read from the API.
+// Run runs one reconcile pass over a CR already read from the API.
 func Run[T Object](ctx context.Context, c client.Client, obj T, h Hooks[T]) (ctrl.Result, error) {
 	if h.Fresh.Stale(obj) {
 		return ctrl.Result{RequeueAfter: StaleRequeue}, nil
