@@ -5,7 +5,9 @@
 # ones stay within JOBS_CAPACITY (250: two cores and a half, since most
 # jobs also wait). A ready job that does not fit keeps its weight reserved:
 # a job declared after it starts only if both would fit, so a heavy job is
-# not passed over until the end. A job starts anyway when nothing runs.
+# not passed over until the end; a light job (JOBS_LIGHT, 25: a download
+# that keeps a quarter of a core busy) is not held back by a reservation,
+# only by the capacity. A job starts anyway when nothing runs.
 # Loading the machine further only slows every job and makes each burn
 # more CPU (docs/decisions/test-run-layout.md).
 #
@@ -67,7 +69,7 @@ _job_finish() {
 }
 
 run_jobs() {
-  local capacity=${JOBS_CAPACITY:-250} running=0 load=0 failed=0 name pid status
+  local capacity=${JOBS_CAPACITY:-250} light=${JOBS_LIGHT:-25} running=0 load=0 failed=0 name pid status
   _job_logs=$(mktemp -d)
   # A job that needs a failed or unrun job never runs; the loop ends when
   # nothing runs and nothing more can start.
@@ -77,7 +79,9 @@ run_jobs() {
       reserved=0
       for name in "${_job_order[@]}"; do
         [ "${_job_state[$name]}" = waiting ] && _job_ready "$name" || continue
-        if [ "$running" -eq 0 ] || [ $((load + reserved + _job_weight[$name])) -le "$capacity" ]; then
+        local weight=${_job_weight[$name]}
+        if [ "$running" -eq 0 ] || [ $((load + reserved + weight)) -le "$capacity" ] ||
+          { [ "$weight" -le "$light" ] && [ $((load + weight)) -le "$capacity" ]; }; then
           _job_start "$name"
           running=$((running + 1)) load=$((load + _job_weight[$name]))
         else
