@@ -81,7 +81,9 @@ type Reconciler struct {
 	fresh *pass.Freshness
 }
 
-// Core gives the shared steps the shared reconciler of an operator's reconciler.
+// ServiceReconciler gives the shared steps the shared reconciler of an
+// operator's reconciler (which embeds it): a generic step reaches it
+// through the EmbedsReconciler constraint.
 func (r *Reconciler) ServiceReconciler() *Reconciler { return r }
 
 // Init readies the reconciler for its first pass: subConditions feed the

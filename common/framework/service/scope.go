@@ -52,7 +52,8 @@ func NewScope(p Profile, scheme *runtime.Scheme, cr Object, t targetcluster.Targ
 	}
 }
 
-// Core gives the shared steps the shared scope of an operator's scope.
+// ServiceScope gives the shared steps the shared scope of an operator's
+// scope (which embeds it), through the EmbedsScope constraint.
 func (s *Scope) ServiceScope() *Scope { return s }
 
 // Rebind points the scope at cr, a deep copy of its CR, for a parallel member.
