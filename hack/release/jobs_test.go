@@ -1,25 +1,35 @@
 package release
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
 
-// jobsRun runs a job list under hack/jobs.sh in the background: each job
-// appends its name to started, then waits until the file <dir>/<name>.go
-// exists and exits with the status written in it.
+// jobsRun runs a job list under hack/jobs.sh in the background. Each job
+// runs until the test writes its exit status to <dir>/<name> (the job's
+// whole work is looking for that file); the scheduler's start and end
+// lines come to the test as they are printed.
 type jobsRun struct {
-	t    *testing.T
-	dir  string
-	done chan error
-	out  *strings.Builder
+	t       *testing.T
+	dir     string
+	cmd     *exec.Cmd
+	starts  chan string
+	done    chan error
+	out     strings.Builder
+	started []string
 }
+
+var startLine = regexp.MustCompile(`^== (\w+): (started|passed|failed)`)
 
 func startJobs(t *testing.T, env []string, decl string) *jobsRun {
 	t.Helper()
@@ -31,54 +41,102 @@ func startJobs(t *testing.T, env []string, decl string) *jobsRun {
 	script := fmt.Sprintf(`set -euo pipefail
 . %q
 dir=%q
-gate() { echo "$1" >>"$dir/started"; until [ -e "$dir/$1.go" ]; do sleep 0.05; done; return "$(cat "$dir/$1.go")"; }
+gate() { until [ -s "$dir/$1" ]; do sleep 0.02; done; return "$(cat "$dir/$1")"; }
 for n in a b c d e f; do eval "job_$n() { gate $n; }"; done
 %s
 run_jobs`, filepath.Join(root, "hack", "jobs.sh"), dir, decl)
-	cmd := exec.Command("bash", "-c", script)
-	cmd.Env = append(os.Environ(), env...)
-	r := &jobsRun{t: t, dir: dir, done: make(chan error, 1), out: &strings.Builder{}}
-	cmd.Stdout, cmd.Stderr = r.out, r.out
-	if err := cmd.Start(); err != nil {
+	r := &jobsRun{t: t, dir: dir, starts: make(chan string, 16), done: make(chan error, 1)}
+	r.cmd = exec.Command("bash", "-c", script)
+	r.cmd.Env = append(os.Environ(), env...)
+	r.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdout, err := r.cmd.StdoutPipe()
+	if err != nil {
 		t.Fatal(err)
 	}
-	go func() { r.done <- cmd.Wait() }()
-	t.Cleanup(func() {
-		for _, n := range []string{"a", "b", "c", "d", "e", "f"} {
-			_ = os.WriteFile(filepath.Join(dir, n+".go"), []byte("0"), 0o600)
+	r.cmd.Stderr = r.cmd.Stdout
+	if err := r.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var lines strings.Builder
+	go func() {
+		sc := bufio.NewScanner(io.TeeReader(stdout, &lines))
+		for sc.Scan() {
+			if m := startLine.FindStringSubmatch(sc.Text()); m != nil {
+				r.starts <- m[1] + " " + m[2]
+			}
 		}
-		if err := <-r.done; err != nil {
-			t.Logf("run_jobs, ended by the clean-up: %v", err)
+		err := r.cmd.Wait()
+		r.out.WriteString(lines.String())
+		close(r.starts)
+		r.done <- err
+	}()
+	// Jobs still waiting on their FIFO when the test ends go with the
+	// scheduler's process group.
+	t.Cleanup(func() {
+		_ = syscall.Kill(-r.cmd.Process.Pid, syscall.SIGKILL)
+		for range r.starts {
 		}
 	})
 	return r
 }
 
-// started waits until the jobs that started are want (in any order) and
-// returns them; it fails once the list stays other than want for a minute.
-func (r *jobsRun) started(want ...string) {
+// expectStarted takes the scheduler's lines until the jobs started so far
+// are want (in any order), failing on a job outside want.
+func (r *jobsRun) expectStarted(want ...string) {
 	r.t.Helper()
-	var got []string
-	last, since := "", time.Now()
-	for time.Since(since) < time.Minute {
-		b, _ := os.ReadFile(filepath.Join(r.dir, "started"))
-		got = strings.Fields(string(b))
-		if slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want))) {
-			return
+	for !slices.Equal(slices.Sorted(slices.Values(r.started)), slices.Sorted(slices.Values(want))) {
+		n := r.next(want)
+		if ok := strings.HasSuffix(n, " started"); ok {
+			r.started = append(r.started, strings.TrimSuffix(n, " started"))
 		}
-		if string(b) != last {
-			last, since = string(b), time.Now()
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
-	r.t.Fatalf("started %v, want %v\n%s", got, want, r.out)
 }
 
-// end lets job n end with status.
+// next is the scheduler's next start or end line ("a started", "a passed").
+func (r *jobsRun) next(want []string) string {
+	r.t.Helper()
+	n, ok := <-r.starts
+	if !ok {
+		r.t.Fatalf("the scheduler ended with %v started, want %v\n%s", r.started, want, r.out.String())
+	}
+	if job, _, _ := strings.Cut(n, " "); !slices.Contains(want, job) {
+		r.t.Fatalf("%s, want only %v started", n, want)
+	}
+	return n
+}
+
+// end lets job n end with status and waits for the scheduler's line of it.
 func (r *jobsRun) end(n string, status int) {
 	r.t.Helper()
-	if err := os.WriteFile(filepath.Join(r.dir, n+".go"), []byte(fmt.Sprint(status)), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(r.dir, n), []byte(fmt.Sprintln(status)), 0o600); err != nil {
 		r.t.Fatal(err)
+	}
+	for {
+		line := r.next(r.started)
+		if line == n+" passed" || line == n+" failed" {
+			return
+		}
+		if strings.HasSuffix(line, " started") {
+			r.started = append(r.started, strings.TrimSuffix(line, " started"))
+		}
+	}
+}
+
+// wait waits for run_jobs to end and returns its error; every start line
+// has been taken by then.
+func (r *jobsRun) wait() error {
+	r.t.Helper()
+	for n := range r.starts {
+		if job, ok := strings.CutSuffix(n, " started"); ok {
+			r.started = append(r.started, job)
+		}
+	}
+	select {
+	case err := <-r.done:
+		return err
+	case <-time.After(time.Minute):
+		r.t.Fatal("run_jobs did not end after its start lines")
+		return nil
 	}
 }
 
@@ -95,21 +153,20 @@ job e 20 a`)
 		// b does not fit beside a and keeps its weight reserved, so c
 		// (which alone would fit) waits; d is light and starts. d comes
 		// after c in the order: when d has started, c was passed over.
-		r.started("a", "d")
+		r.expectStarted("a", "d")
 		r.end("a", 0)
 		// a's 60 free: b and c start (100); e, ready now, does not fit.
-		r.started("a", "d", "b", "c")
+		r.expectStarted("a", "d", "b", "c")
 		r.end("d", 0)
 		r.end("c", 0)
-		r.started("a", "d", "b", "c", "e")
+		r.expectStarted("a", "d", "b", "c", "e")
 		r.end("b", 0)
 		r.end("e", 0)
-		if err := <-r.done; err != nil {
-			t.Fatalf("run_jobs: %v\n%s", err, r.out)
+		if err := r.wait(); err != nil {
+			t.Fatalf("run_jobs: %v\n%s", err, r.out.String())
 		}
-		r.done <- nil
 		if !strings.Contains(r.out.String(), "== e: passed") {
-			t.Errorf("no pass line of e:\n%s", r.out)
+			t.Errorf("no pass line of e:\n%s", r.out.String())
 		}
 	})
 	t.Run("no job starts after a failure", func(t *testing.T) {
@@ -117,19 +174,17 @@ job e 20 a`)
 job a 60
 job b 60
 job c 60 a`)
-		r.started("a")
+		r.expectStarted("a")
 		r.end("a", 3)
-		if err := <-r.done; err == nil {
-			t.Fatalf("run_jobs passed after a failed job:\n%s", r.out)
+		if err := r.wait(); err == nil {
+			t.Fatalf("run_jobs passed after a failed job:\n%s", r.out.String())
 		}
-		r.done <- nil
-		b, _ := os.ReadFile(filepath.Join(r.dir, "started"))
-		if got := strings.Fields(string(b)); !slices.Equal(got, []string{"a"}) {
-			t.Errorf("jobs started %v after a failed, want only a", got)
+		if !slices.Equal(r.started, []string{"a"}) {
+			t.Errorf("jobs started %v after a failed, want only a", r.started)
 		}
-		for _, line := range []string{"== a: failed", "b  ", "not run"} {
+		for _, line := range []string{"== a: failed", "not run"} {
 			if !strings.Contains(r.out.String(), line) {
-				t.Errorf("the output does not say %q:\n%s", line, r.out)
+				t.Errorf("the output does not say %q:\n%s", line, r.out.String())
 			}
 		}
 	})

@@ -6,22 +6,18 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
-// root is the directory holding go.work, above the test's directory.
+// root is the directory holding go.work.
 func root(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
+	dir, err := testenv.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for ; dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
-			return dir
-		}
-	}
-	t.Fatal("no go.work above the test's directory")
-	return ""
+	return dir
 }
 
 func readDoc(t *testing.T, path string) string {

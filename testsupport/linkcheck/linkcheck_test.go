@@ -2,11 +2,11 @@ package linkcheck
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/c5c3/openstack-operators/testsupport/testenv"
 )
 
 // testOnly reports whether a package is test support, which a production
@@ -44,24 +44,11 @@ func linked(t *testing.T, root, pkg string) []string {
 	return bad
 }
 
-// workspace is the directory holding go.work, above the test's directory.
-func workspace(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
+func TestOperatorBinariesLinkNoTestSupport(t *testing.T) {
+	root, err := testenv.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for ; dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
-			return dir
-		}
-	}
-	t.Fatal("no go.work above the test's directory")
-	return ""
-}
-
-func TestOperatorBinariesLinkNoTestSupport(t *testing.T) {
-	root := workspace(t)
 	// The check sees test support where it is linked: the suite runner of
 	// the operators' controller tests links envtest and this module.
 	if bad := linked(t, root, "./testsupport/runsuite"); len(bad) == 0 {
