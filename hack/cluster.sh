@@ -133,9 +133,11 @@ up() {
   local nodes
   nodes=$("$(tool kubectl)" --kubeconfig "$kubeconfig" get nodes --no-headers 2>/dev/null | wc -l)
   if [ "$nodes" -lt "${NODES:-2}" ]; then
-    # Pod IPs come from each node's podCIDR: keep them on loopback so nothing
-    # the API server proxies to (services/proxy) leaves this machine.
-    kwokctl scale node --replicas "${NODES:-2}" --param '.podCIDR="127.64.0.0/24"'
+    # Pod IPs come from each node's podCIDR, and the nodes' own addresses
+    # from nodeIPs: keep both on loopback so nothing the API server proxies
+    # to (services/proxy) leaves this machine.
+    kwokctl scale node --replicas "${NODES:-2}" \
+      --param '.podCIDRs=["127.64.0.0/24"]' --param '.nodeIPs=["127.0.0.1"]'
   fi
   wait_nodes
   default_sa

@@ -41,14 +41,19 @@ servers='/e2e/(bench|cluster|localrun|localsvc|standins|tempest|observability|po
 gotest() { go test -count=1 -timeout 45m "$@"; }
 
 # Set-up, each step skipped when its result is there: the control plane's
-# binaries (envtest and the e2e clusters); the generator and linter; the
-# Debian packages of the real servers; the e2e tools (helm, the real ESO,
-# kwok, the S3 server); the root filesystem of Debian sid's services (about
-# four minutes once per machine); the OpenBao-compatible server.
+# binaries (envtest and the e2e clusters); the linter and the generator;
+# the Debian packages of the real servers; the e2e tools (the real ESO, the
+# S3 server, helm, kwok); the root filesystem of Debian sid's services
+# (about four minutes once per machine); the OpenBao-compatible server.
+# What hack/toolchain builds (the control plane, controller-gen, helm,
+# kwok) shares its compiled libraries with the other tools of that module:
+# each job builds its own modules' tools first and hack/toolchain's after,
+# when the kube job has compiled most of what they share (two builds
+# compiling the same package at the same time both do the work).
 job_kube() { hack/tools.sh etcd kube-apiserver kube-controller-manager kube-scheduler kubectl; }
-job_checktools() { hack/tools.sh controller-gen golangci-lint; }
+job_checktools() { hack/tools.sh golangci-lint controller-gen; }
 job_debian() { hack/debian.sh; }
-job_e2etools() { hack/tools.sh helm external-secrets kwok kwokctl versitygw; }
+job_e2etools() { hack/tools.sh external-secrets versitygw helm kwok kwokctl; }
 job_rootfs() { hack/rootfs.sh sid >/dev/null; }
 job_vault() { hack/tools.sh vault; }
 

@@ -13,48 +13,47 @@ mkdir -p "$TOOLS_DIR"
 
 log() { echo "hack/tools.sh: $*" >&2; }
 
-# kube_module prepares a throwaway module that requires k8s.io/kubernetes and
-# maps every staging module to its published v0.Y.Z, as the recipe needs.
-kube_module() {
-  local dir="$TOOLS_DIR/src/kubernetes-$KUBE_VERSION"
-  if [ ! -f "$dir/.ready" ]; then
-    mkdir -p "$dir"
-    local modfile staging="v0.${KUBE_VERSION#v1.}"
-    modfile=$(cd "$dir" && GOFLAGS= go mod download -json "k8s.io/kubernetes@$KUBE_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
-    {
-      echo "module c5c3.local/kubetools"
-      echo "go 1.26"
-      echo "require k8s.io/kubernetes $KUBE_VERSION"
-      echo "replace ("
-      sed -n '/^replace (/,/^)/p' "$modfile" | grep -o 'k8s.io/[a-z0-9-]* =>' | awk -v v="$staging" '{print "\t" $1 " => " $1 " " v}'
-      echo ")"
-    } >"$dir/go.mod"
-    touch "$dir/.ready"
-  fi
-  echo "$dir"
+# The Kubernetes binaries, etcd, kwok, helm and controller-gen come from one
+# module, hack/toolchain (its go.mod pins them, and every library they
+# share with each other and with the workspace at the workspace's versions:
+# each such package is compiled once into the build cache, for the tools
+# and for the tests alike). Their binaries are kept under a hash of that
+# module's go.mod and go.sum, so a change to either builds them again.
+toolchain="$here/toolchain"
+toolchain_bin() {
+  echo "$TOOLS_DIR/bin/toolchain-$(cat "$toolchain/go.mod" "$toolchain/go.sum" | sha256sum | cut -c1-12)"
 }
 
-build_kube() {
-  local name=$1 out="$TOOLS_DIR/bin/$KUBE_VERSION/$1"
-  [ -x "$out" ] && return 0
-  log "building $name $KUBE_VERSION (several minutes on first use)"
-  local dir major minor pkg=k8s.io/component-base/version
-  dir=$(kube_module)
-  major=${KUBE_VERSION#v}; major=${major%%.*}
-  minor=${KUBE_VERSION#v*.}; minor=${minor%%.*}
-  (cd "$dir" && go build -trimpath -o "$out" \
-    -ldflags "-s -w -X $pkg.gitVersion=$KUBE_VERSION -X $pkg.gitMajor=$major -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean" \
-    "k8s.io/kubernetes/cmd/$name")
+# toolchain_version MODULE prints the version hack/toolchain pins MODULE at.
+toolchain_version() {
+  (cd "$toolchain" && GOWORK=off GOFLAGS= go list -m -f '{{.Version}}' "$1")
 }
 
-build_etcd() {
-  local out="$TOOLS_DIR/bin/etcd-$ETCD_VERSION/etcd"
+# build_tool NAME PACKAGE builds one command of hack/toolchain. Kubernetes'
+# commands and helm get the version their own builds stamp in, so that they
+# report it (helm would say v3.21 and not which one). No -trimpath here or
+# below: the tests compile without it, and the build cache shares a package
+# between two builds only when both compile it the same way.
+build_tool() {
+  local name=$1 pkg=$2 out v
+  out="$(toolchain_bin)/$1"
   [ -x "$out" ] && return 0
-  log "building etcd $ETCD_VERSION"
-  local dir="$TOOLS_DIR/src/etcd-$ETCD_VERSION"
-  mkdir -p "$dir"
-  printf 'module c5c3.local/etcdtools\ngo 1.26\nrequire go.etcd.io/etcd/server/v3 %s\n' "$ETCD_VERSION" >"$dir/go.mod"
-  (cd "$dir" && go build -trimpath -ldflags "-s -w" -o "$out" go.etcd.io/etcd/server/v3)
+  log "building $name from hack/toolchain (several minutes on first use)"
+  local ldflags="-s -w"
+  case $pkg in
+    k8s.io/kubernetes/*)
+      local major minor vpkg=k8s.io/component-base/version
+      v=$(toolchain_version k8s.io/kubernetes)
+      major=${v#v}; major=${major%%.*}
+      minor=${v#v*.}; minor=${minor%%.*}
+      ldflags+=" -X $vpkg.gitVersion=$v -X $vpkg.gitMajor=$major -X $vpkg.gitMinor=$minor -X $vpkg.gitTreeState=clean"
+      ;;
+    helm.sh/helm/v3/*)
+      v=$(toolchain_version helm.sh/helm/v3)
+      ldflags+=" -X helm.sh/helm/v3/internal/version.version=$v"
+      ;;
+  esac
+  (cd "$toolchain" && GOWORK=off GOFLAGS= go build -ldflags "$ldflags" -o "$out" "$pkg")
 }
 
 # module_copy MODULE VERSION prints a new temporary directory holding a
@@ -89,7 +88,7 @@ build_eso() {
       >"$dir/pkg/$kind/register/register.go"
   done
   mkdir -p "$(dirname "$out")"
-  (cd "$dir" && GOWORK=off GOFLAGS=-mod=mod go build -trimpath -ldflags "-s -w" -o "$out" .)
+  (cd "$dir" && GOWORK=off GOFLAGS=-mod=mod go build -ldflags "-s -w" -o "$out" .)
   rm -rf "$dir"
 }
 
@@ -111,7 +110,7 @@ build_vault() {
     {print}' "$dir/go.mod" >"$dir/go.mod.new" && mv "$dir/go.mod.new" "$dir/go.mod"
   (cd "$dir" && git apply "$here/vault-plugins.patch")
   mkdir -p "$(dirname "$out")"
-  (cd "$dir" && GOWORK=off GOFLAGS=-mod=mod go build -trimpath -ldflags "-s -w" -o "$out" .)
+  (cd "$dir" && GOWORK=off GOFLAGS=-mod=mod go build -ldflags "-s -w" -o "$out" .)
   rm -rf "$dir"
 }
 
@@ -121,17 +120,13 @@ go_install() {
   shift 3
   [ -x "$out" ] && return 0
   log "installing $name $version"
-  GOBIN="$TOOLS_DIR/bin/$name-$version" go install -trimpath -ldflags "-s -w" "$@" "$pkg@$version"
+  GOBIN="$TOOLS_DIR/bin/$name-$version" go install -ldflags "-s -w" "$@" "$pkg@$version"
 }
 
 # path prints where a tool lives once built.
 path() {
   case $1 in
-    kube-apiserver|kube-controller-manager|kube-scheduler|kubectl) echo "$TOOLS_DIR/bin/$KUBE_VERSION/$1" ;;
-    etcd) echo "$TOOLS_DIR/bin/etcd-$ETCD_VERSION/etcd" ;;
-    controller-gen) echo "$TOOLS_DIR/bin/controller-gen-$CONTROLLER_TOOLS_VERSION/controller-gen" ;;
-    kwok|kwokctl) echo "$TOOLS_DIR/bin/$1-$KWOK_VERSION/$1" ;;
-    helm) echo "$TOOLS_DIR/bin/helm-$HELM_VERSION/helm" ;;
+    kube-apiserver|kube-controller-manager|kube-scheduler|kubectl|etcd|controller-gen|kwok|kwokctl|helm) echo "$(toolchain_bin)/$1" ;;
     golangci-lint) echo "$TOOLS_DIR/bin/golangci-lint-$GOLANGCI_LINT_VERSION/golangci-lint" ;;
     promtool) echo /usr/bin/promtool ;;
     external-secrets) echo "$TOOLS_DIR/bin/external-secrets-$ESO_VERSION/external-secrets" ;;
@@ -143,12 +138,11 @@ path() {
 
 build() {
   case $1 in
-    kube-apiserver|kube-controller-manager|kube-scheduler|kubectl) build_kube "$1" ;;
-    etcd) build_etcd ;;
-    controller-gen) go_install controller-gen sigs.k8s.io/controller-tools/cmd/controller-gen "$CONTROLLER_TOOLS_VERSION" ;;
-    kwok) go_install kwok sigs.k8s.io/kwok/cmd/kwok "$KWOK_VERSION" ;;
-    kwokctl) go_install kwokctl sigs.k8s.io/kwok/cmd/kwokctl "$KWOK_VERSION" ;;
-    helm) go_install helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION" ;;
+    kube-apiserver|kube-controller-manager|kube-scheduler|kubectl) build_tool "$1" "k8s.io/kubernetes/cmd/$1" ;;
+    etcd) build_tool etcd go.etcd.io/etcd/server/v3 ;;
+    controller-gen) build_tool controller-gen sigs.k8s.io/controller-tools/cmd/controller-gen ;;
+    kwok|kwokctl) build_tool "$1" "sigs.k8s.io/kwok/cmd/$1" ;;
+    helm) build_tool helm helm.sh/helm/v3/cmd/helm ;;
     golangci-lint) go_install golangci-lint github.com/golangci/golangci-lint/v2/cmd/golangci-lint "$GOLANGCI_LINT_VERSION" ;;
     # Checks and unit-tests the charts' alerting rules: Debian's, from the
     # prometheus package hack/debian.sh installs (docs/decisions/toolchain.md
@@ -167,7 +161,8 @@ build() {
 # both, the layout controller-runtime's envtest expects in KUBEBUILDER_ASSETS.
 envtest_assets() {
   build etcd; build kube-apiserver
-  local dir="$TOOLS_DIR/envtest/$KUBE_VERSION-etcd-$ETCD_VERSION"
+  local dir
+  dir="$(toolchain_bin)/envtest"
   mkdir -p "$dir"
   ln -sf "$(path etcd)" "$dir/etcd"
   ln -sf "$(path kube-apiserver)" "$dir/kube-apiserver"
