@@ -92,6 +92,7 @@ default_sa() {
 }
 
 up() {
+  local created=""
   "$here/tools.sh" etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok kwokctl
   # kwokctl picks its components' ports as the ones free at creation and
   # binds them later: two clusters created at the same time (the e2e suites
@@ -114,6 +115,7 @@ up() {
     wait_api
   else
     log "creating cluster $name in $dir"
+    created=1
     # --kubeconfig "" keeps the user's ~/.kube/config untouched; the cluster's
     # own kubeconfig is written into its directory regardless. A cluster
     # that did not come up is deleted: its configuration (the ports it
@@ -139,8 +141,15 @@ up() {
     kwokctl scale node --replicas "${NODES:-2}" \
       --param '.podCIDRs=["127.64.0.0/24"]' --param '.nodeIPs=["127.0.0.1"]'
   fi
-  wait_nodes
-  default_sa
+  # A cluster this call created whose nodes or ServiceAccounts never came
+  # is deleted too (its processes would otherwise run on with nobody to
+  # stop them); an existing one is left for its owner to look at.
+  if ! wait_nodes || ! default_sa; then
+    log "cluster $name did not come up; its logs are in $dir/logs"
+    tail -n 3 "$dir"/logs/*.log >&2 || true
+    if [ -n "$created" ]; then down; fi
+    return 1
+  fi
   log "cluster $name is up ($("$(tool kubectl)" --kubeconfig "$kubeconfig" get nodes --no-headers | wc -l) fake nodes)"
   echo "$kubeconfig"
 }

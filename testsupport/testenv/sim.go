@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/util/retry"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -32,29 +33,38 @@ func SecretStore(ctx context.Context, c client.Client, namespace, name string, r
 	if namespace != "" {
 		kind = "SecretStore"
 	}
-	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(esoGV.WithKind(kind))
-	u.SetNamespace(namespace)
-	u.SetName(name)
-	err := c.Get(ctx, client.ObjectKeyFromObject(u), u)
-	if err != nil {
-		if client.IgnoreNotFound(err) != nil {
-			return err
+	return onConflict(func() error {
+		u := &unstructured.Unstructured{}
+		u.SetGroupVersionKind(esoGV.WithKind(kind))
+		u.SetNamespace(namespace)
+		u.SetName(name)
+		err := c.Get(ctx, client.ObjectKeyFromObject(u), u)
+		if err != nil {
+			if client.IgnoreNotFound(err) != nil {
+				return err
+			}
+			u.Object["spec"] = map[string]any{"provider": map[string]any{"fake": map[string]any{"data": []any{}}}}
+			if err := c.Create(ctx, u); err != nil {
+				return fmt.Errorf("creating %s %s: %w", kind, name, err)
+			}
 		}
-		u.Object["spec"] = map[string]any{"provider": map[string]any{"fake": map[string]any{"data": []any{}}}}
-		if err := c.Create(ctx, u); err != nil {
-			return fmt.Errorf("creating %s %s: %w", kind, name, err)
+		status, reason := "False", "ValidationFailed"
+		if ready {
+			status, reason = "True", "Valid"
 		}
-	}
-	status, reason := "False", "ValidationFailed"
-	if ready {
-		status, reason = "True", "Valid"
-	}
-	u.Object["status"] = map[string]any{"conditions": []any{map[string]any{
-		"type": "Ready", "status": status, "reason": reason, "message": "set by the test simulator",
-		"lastTransitionTime": time.Now().UTC().Format(time.RFC3339),
-	}}}
-	return c.Status().Update(ctx, u)
+		u.Object["status"] = map[string]any{"conditions": []any{map[string]any{
+			"type": "Ready", "status": status, "reason": reason, "message": "set by the test simulator",
+			"lastTransitionTime": time.Now().UTC().Format(time.RFC3339),
+		}}}
+		return c.Status().Update(ctx, u)
+	})
+}
+
+// onConflict runs a simulator's read, change and write again when the
+// write lost a race with another writer of the same object (a controller
+// under test, a stand-in): a controller does the same.
+func onConflict(write func() error) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, write)
 }
 
 func readyCondition(ready bool) metav1.Condition {
@@ -67,36 +77,40 @@ func readyCondition(ready bool) metav1.Condition {
 
 // MariaDB creates a MariaDB and sets its Ready condition.
 func MariaDB(ctx context.Context, c client.Client, namespace, name string, ready bool) error {
-	m := &mariadbv1alpha1.MariaDB{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}}
-	if err := c.Get(ctx, client.ObjectKeyFromObject(m), m); err != nil {
-		if client.IgnoreNotFound(err) != nil {
-			return err
+	return onConflict(func() error {
+		m := &mariadbv1alpha1.MariaDB{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}}
+		if err := c.Get(ctx, client.ObjectKeyFromObject(m), m); err != nil {
+			if client.IgnoreNotFound(err) != nil {
+				return err
+			}
+			m.Spec.Storage = mariadbv1alpha1.Storage{Size: ptr.To(resource.MustParse("1Gi"))}
+			if err := c.Create(ctx, m); err != nil {
+				return fmt.Errorf("creating MariaDB %s: %w", name, err)
+			}
 		}
-		m.Spec.Storage = mariadbv1alpha1.Storage{Size: ptr.To(resource.MustParse("1Gi"))}
-		if err := c.Create(ctx, m); err != nil {
-			return fmt.Errorf("creating MariaDB %s: %w", name, err)
-		}
-	}
-	meta.SetStatusCondition(&m.Status.Conditions, readyCondition(ready))
-	return c.Status().Update(ctx, m)
+		meta.SetStatusCondition(&m.Status.Conditions, readyCondition(ready))
+		return c.Status().Update(ctx, m)
+	})
 }
 
 // SQLReady marks a Database, User or Grant Ready as mariadb-operator would.
 func SQLReady(ctx context.Context, c client.Client, obj client.Object) error {
-	if err := c.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
-		return err
-	}
-	switch o := obj.(type) {
-	case *mariadbv1alpha1.Database:
-		meta.SetStatusCondition(&o.Status.Conditions, readyCondition(true))
-	case *mariadbv1alpha1.User:
-		meta.SetStatusCondition(&o.Status.Conditions, readyCondition(true))
-	case *mariadbv1alpha1.Grant:
-		meta.SetStatusCondition(&o.Status.Conditions, readyCondition(true))
-	default:
-		return fmt.Errorf("SQLReady: unsupported %T", obj)
-	}
-	return c.Status().Update(ctx, obj)
+	return onConflict(func() error {
+		if err := c.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
+			return err
+		}
+		switch o := obj.(type) {
+		case *mariadbv1alpha1.Database:
+			meta.SetStatusCondition(&o.Status.Conditions, readyCondition(true))
+		case *mariadbv1alpha1.User:
+			meta.SetStatusCondition(&o.Status.Conditions, readyCondition(true))
+		case *mariadbv1alpha1.Grant:
+			meta.SetStatusCondition(&o.Status.Conditions, readyCondition(true))
+		default:
+			return fmt.Errorf("SQLReady: unsupported %T", obj)
+		}
+		return c.Status().Update(ctx, obj)
+	})
 }
 
 // JobFinished sets a Job's terminal status the way the Job controller does.
