@@ -91,6 +91,12 @@ default_sa() {
   return 1
 }
 
+# not_up says a cluster did not come up, with the last lines of its logs.
+not_up() {
+  log "cluster $name did not come up; its logs are in $dir/logs:"
+  tail -n 3 "$dir"/logs/*.log >&2 || true
+}
+
 up() {
   local created=""
   "$here/tools.sh" etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok kwokctl
@@ -126,8 +132,7 @@ up() {
       --kube-controller-manager-binary "$(tool kube-controller-manager)" \
       --kube-scheduler-binary "$(tool kube-scheduler)" \
       --kwok-controller-binary "$(tool kwok)" || ! wait_api; then
-      log "cluster $name did not come up; its logs were in $dir/logs:"
-      tail -n 3 "$dir"/logs/*.log >&2 || true
+      not_up
       down
       return 1
     fi
@@ -145,8 +150,7 @@ up() {
   # is deleted too (its processes would otherwise run on with nobody to
   # stop them); an existing one is left for its owner to look at.
   if ! wait_nodes || ! default_sa; then
-    log "cluster $name did not come up; its logs are in $dir/logs"
-    tail -n 3 "$dir"/logs/*.log >&2 || true
+    not_up
     if [ -n "$created" ]; then down; fi
     return 1
   fi

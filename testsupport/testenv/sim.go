@@ -22,7 +22,10 @@ import (
 
 // The simulators below play the controllers envtest lacks (ESO,
 // mariadb-operator, the Deployment and Job controllers, a Gateway): each
-// writes only the status those controllers would write.
+// writes only the status those controllers would write. Those that may
+// race a controller under test over the same status read, change and
+// write again when their write lost (retry.RetryOnConflict), as a
+// controller does.
 
 var esoGV = schema.GroupVersion{Group: "external-secrets.io", Version: "v1"}
 
@@ -33,7 +36,7 @@ func SecretStore(ctx context.Context, c client.Client, namespace, name string, r
 	if namespace != "" {
 		kind = "SecretStore"
 	}
-	return onConflict(func() error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		u := &unstructured.Unstructured{}
 		u.SetGroupVersionKind(esoGV.WithKind(kind))
 		u.SetNamespace(namespace)
@@ -60,13 +63,6 @@ func SecretStore(ctx context.Context, c client.Client, namespace, name string, r
 	})
 }
 
-// onConflict runs a simulator's read, change and write again when the
-// write lost a race with another writer of the same object (a controller
-// under test, a stand-in): a controller does the same.
-func onConflict(write func() error) error {
-	return retry.RetryOnConflict(retry.DefaultRetry, write)
-}
-
 func readyCondition(ready bool) metav1.Condition {
 	c := metav1.Condition{Type: "Ready", Status: metav1.ConditionTrue, Reason: "Ready", Message: "set by the test simulator", LastTransitionTime: metav1.Now()}
 	if !ready {
@@ -77,7 +73,7 @@ func readyCondition(ready bool) metav1.Condition {
 
 // MariaDB creates a MariaDB and sets its Ready condition.
 func MariaDB(ctx context.Context, c client.Client, namespace, name string, ready bool) error {
-	return onConflict(func() error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		m := &mariadbv1alpha1.MariaDB{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}}
 		if err := c.Get(ctx, client.ObjectKeyFromObject(m), m); err != nil {
 			if client.IgnoreNotFound(err) != nil {
@@ -95,7 +91,7 @@ func MariaDB(ctx context.Context, c client.Client, namespace, name string, ready
 
 // SQLReady marks a Database, User or Grant Ready as mariadb-operator would.
 func SQLReady(ctx context.Context, c client.Client, obj client.Object) error {
-	return onConflict(func() error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		if err := c.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
 			return err
 		}
