@@ -17,12 +17,18 @@
 # the running ones finish (a suite stopped midway would leave its control
 # plane behind), and run_jobs fails.
 #
+# Each job's CPU time is printed with it: where the cpuacct cgroup
+# hierarchy is writable (JOBS_CGROUP, default /sys/fs/cgroup/cpuacct), of
+# every process the job started, daemons included (a kwok cluster's
+# components); elsewhere of the processes the job waited for (bash's
+# `times`).
+#
 #   job NAME WEIGHT [NEED...]   declare job_NAME, which needs NEED...
 #   run_jobs                    run them all; prints when each ran
 
 declare -a _job_order=()
-declare -A _job_needs=() _job_weight=() _job_state=() _job_pid=() _job_start=() _job_end=()
-_job_logs=
+declare -A _job_needs=() _job_weight=() _job_state=() _job_pid=() _job_start=() _job_end=() _job_cpu=()
+_job_logs= _job_cgroup=
 
 job() {
   local name=$1 weight=$2
@@ -49,28 +55,53 @@ _job_start() {
   _job_start[$name]=$SECONDS
   _job_state[$name]=running
   echo "== $name: started ($(_job_clock "$SECONDS") in)"
-  # The job's own shell: -e and pipefail as in the caller, its output in
-  # its log, no terminal input.
-  (set -euo pipefail; "job_$name") >"$_job_logs/$name.log" 2>&1 </dev/null &
+  # The job's own shell: in its cgroup when there is one, -e and pipefail
+  # as in the caller, its output in its log, no terminal input; it writes
+  # its CPU time (waited-for processes) as it exits.
+  (
+    [ -z "$_job_cgroup" ] || { mkdir "$_job_cgroup/$name" && echo "$BASHPID" >"$_job_cgroup/$name/cgroup.procs"; }
+    trap 'times >"$_job_logs/$name.times"' EXIT
+    set -euo pipefail
+    "job_$name"
+  ) >"$_job_logs/$name.log" 2>&1 </dev/null &
   _job_pid[$name]=$!
+}
+
+# _job_cpu_of NAME: the job's CPU seconds, from its cgroup when it had one.
+_job_cpu_of() {
+  local usage
+  if [ -n "$_job_cgroup" ] && usage=$(cat "$_job_cgroup/$1/cpuacct.usage" 2>/dev/null); then
+    echo $(((usage + 500000000) / 1000000000))
+  else
+    # bash's `times` (run by the job's shell itself: in a pipe it would
+    # time a new one): user and system time of the shell, then of the
+    # processes it waited for, as 1m2.345s.
+    awk '{ for (i = 1; i <= NF; i++) { split($i, t, "m"); s += t[1] * 60 + t[2] } } END { printf "%d\n", s + 0.5 }' \
+      "$_job_logs/$1.times" 2>/dev/null || echo 0
+  fi
 }
 
 _job_finish() {
   local name=$1 status=$2
   _job_end[$name]=$SECONDS
+  _job_cpu[$name]=$(_job_cpu_of "$name")
   local took=$((SECONDS - _job_start[$name]))
   if [ "$status" -eq 0 ]; then
     _job_state[$name]=passed
   else
     _job_state[$name]=failed
   fi
-  echo "== $name: ${_job_state[$name]} in $(_job_clock "$took") ($(_job_clock "$SECONDS") in)"
+  echo "== $name: ${_job_state[$name]} in $(_job_clock "$took") ($(_job_clock "$SECONDS") in, ${_job_cpu[$name]} CPU s)"
   cat "$_job_logs/$name.log"
 }
 
 run_jobs() {
   local capacity=${JOBS_CAPACITY:-250} light=${JOBS_LIGHT:-25} running=0 load=0 failed=0 name pid status
   _job_logs=$(mktemp -d)
+  local cgroups=${JOBS_CGROUP-/sys/fs/cgroup/cpuacct}
+  if [ -n "$cgroups" ] && mkdir "$cgroups/jobs.$$" 2>/dev/null; then
+    _job_cgroup=$cgroups/jobs.$$
+  fi
   # A job that needs a failed or unrun job never runs; the loop ends when
   # nothing runs and nothing more can start.
   local reserved
@@ -101,16 +132,27 @@ run_jobs() {
     done
   done
   echo "== jobs ($(_job_clock "$SECONDS") in):"
-  printf '   %-24s %9s %9s %9s  %s\n' job started ended took state
+  local cpu=0
+  printf '   %-24s %9s %9s %9s %7s  %s\n' job started ended took 'CPU s' state
   for name in "${_job_order[@]}"; do
     if [ -n "${_job_start[$name]:-}" ]; then
-      printf '   %-24s %9s %9s %9s  %s\n' "$name" "$(_job_clock "${_job_start[$name]}")" "$(_job_clock "${_job_end[$name]}")" \
-        "$(_job_clock $((_job_end[$name] - _job_start[$name])))" "${_job_state[$name]}"
+      printf '   %-24s %9s %9s %9s %7s  %s\n' "$name" "$(_job_clock "${_job_start[$name]}")" "$(_job_clock "${_job_end[$name]}")" \
+        "$(_job_clock $((_job_end[$name] - _job_start[$name])))" "${_job_cpu[$name]}" "${_job_state[$name]}"
+      cpu=$((cpu + _job_cpu[$name]))
     else
-      printf '   %-24s %9s %9s %9s  %s\n' "$name" - - - "not run"
+      printf '   %-24s %9s %9s %9s %7s  %s\n' "$name" - - - - "not run"
     fi
   done
+  echo "   CPU: $cpu s in $SECONDS s, $((cpu * 100 / (SECONDS > 0 ? SECONDS : 1))) percent of a core on average"
   rm -rf "$_job_logs"
+  # A cgroup still holding a process (a daemon a job left) stays, and says so.
+  if [ -n "$_job_cgroup" ]; then
+    for name in "${_job_order[@]}"; do
+      [ ! -d "$_job_cgroup/$name" ] || rmdir "$_job_cgroup/$name" 2>/dev/null ||
+        echo "   $name left processes running: $(tr '\n' ' ' <"$_job_cgroup/$name/cgroup.procs")" >&2
+    done
+    rmdir "$_job_cgroup" 2>/dev/null || true
+  fi
   for name in "${_job_order[@]}"; do
     [ "${_job_state[$name]}" = passed ] || return 1
   done

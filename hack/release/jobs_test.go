@@ -189,3 +189,47 @@ job c 60 a`)
 		}
 	})
 }
+
+var cpuLine = regexp.MustCompile(`== a: passed in \S+ \(\S+ in, (\d+) CPU s\)`)
+
+// Each job's line gives the CPU time of what it ran: of its cgroup where
+// the cpuacct hierarchy is writable, else of the processes it waited for.
+// The job's work is a child process that spins for two CPU seconds.
+func TestJobsSchedulerAccountsCPU(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	modes := map[string]string{"waited-for processes": "JOBS_CGROUP="}
+	if probe := "/sys/fs/cgroup/cpuacct/jobs-test-probe"; os.Mkdir(probe, 0o755) == nil {
+		_ = os.Remove(probe)
+		modes["cgroup"] = "JOBS_CGROUP=/sys/fs/cgroup/cpuacct"
+	} else {
+		t.Logf("the cpuacct hierarchy is not writable here (%v): only the waited-for mode runs", err)
+	}
+	for mode, env := range modes {
+		t.Run(mode, func(t *testing.T) {
+			script := fmt.Sprintf(`set -euo pipefail
+. %q
+job_a() { perl -e 'while (1) { ($u, $s) = times; last if $u + $s >= 2; $i++ }'; }
+job a 50
+run_jobs`, filepath.Join(root, "hack", "jobs.sh"))
+			cmd := exec.Command("bash", "-c", script)
+			cmd.Env = append(os.Environ(), env)
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("run_jobs: %v\n%s", err, out)
+			}
+			m := cpuLine.FindSubmatch(out)
+			if m == nil {
+				t.Fatalf("no CPU time on a's line:\n%s", out)
+			}
+			if cpu := string(m[1]); cpu != "2" && cpu != "3" {
+				t.Errorf("a took %s CPU s, want 2 (the child's spin):\n%s", cpu, out)
+			}
+			if !strings.Contains(string(out), "CPU: ") {
+				t.Errorf("no total CPU line:\n%s", out)
+			}
+		})
+	}
+}
