@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the pinned toolchain from the Go module proxy into a cache outside the
 # work tree (shared by every clone on the machine), skipping what is there.
-#   hack/tools.sh [kube-apiserver|kube-controller-manager|kube-scheduler|kubectl|etcd|controller-gen|kwok|kwokctl|helm|golangci-lint|promtool|external-secrets|versitygw|vault ...]
+#   hack/tools.sh [kube-apiserver|kube-controller-manager|kube-scheduler|kubectl|kubelet|kubeadm|kube-proxy|etcd|controller-gen|kwok|kwokctl|helm|golangci-lint|promtool|external-secrets|versitygw|vault|kind|coredns|kube-router ...]
 # With no argument it builds what the test tiers need. Prints nothing but progress on stderr.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -126,12 +126,15 @@ go_install() {
 # path prints where a tool lives once built.
 path() {
   case $1 in
-    kube-apiserver|kube-controller-manager|kube-scheduler|kubectl|etcd|controller-gen|kwok|kwokctl|helm) echo "$(toolchain_bin)/$1" ;;
+    kube-apiserver|kube-controller-manager|kube-scheduler|kubectl|kubelet|kubeadm|kube-proxy|etcd|controller-gen|kwok|kwokctl|helm) echo "$(toolchain_bin)/$1" ;;
     golangci-lint) echo "$TOOLS_DIR/bin/golangci-lint-$GOLANGCI_LINT_VERSION/golangci-lint" ;;
     promtool) echo /usr/bin/promtool ;;
     external-secrets) echo "$TOOLS_DIR/bin/external-secrets-$ESO_VERSION/external-secrets" ;;
     versitygw) echo "$TOOLS_DIR/bin/versitygw-$VERSITYGW_VERSION/versitygw" ;;
     vault) echo "$TOOLS_DIR/bin/vault-$VAULT_VERSION/vault" ;;
+    kind) echo "$TOOLS_DIR/bin/kind-$KIND_VERSION/kind" ;;
+    coredns) echo "$TOOLS_DIR/bin/coredns-$COREDNS_VERSION/coredns" ;;
+    kube-router) echo "$TOOLS_DIR/bin/kube-router-$KUBE_ROUTER_VERSION/kube-router" ;;
     *) log "unknown tool $1"; return 2 ;;
   esac
 }
@@ -139,6 +142,8 @@ path() {
 build() {
   case $1 in
     kube-apiserver|kube-controller-manager|kube-scheduler|kubectl) build_tool "$1" "k8s.io/kubernetes/cmd/$1" ;;
+    # The real-node tier's node (kubelet, kubeadm) and its kube-proxy image.
+    kubelet|kubeadm|kube-proxy) build_tool "$1" "k8s.io/kubernetes/cmd/$1" ;;
     etcd) build_tool etcd go.etcd.io/etcd/server/v3 ;;
     controller-gen) build_tool controller-gen sigs.k8s.io/controller-tools/cmd/controller-gen ;;
     kwok|kwokctl) build_tool "$1" "sigs.k8s.io/kwok/cmd/$1" ;;
@@ -153,6 +158,11 @@ build() {
     versitygw) go_install versitygw github.com/versity/versitygw/cmd/versitygw "$VERSITYGW_VERSION" ;;
     # An OpenBao-compatible server (KV v2, AppRole, Kubernetes auth) for Barbican.
     vault) build_vault ;;
+    # The real-node tier: kind, and the images of the node's DNS and CNI
+    # (static: their images have no libc).
+    kind) go_install kind sigs.k8s.io/kind "$KIND_VERSION" ;;
+    coredns) CGO_ENABLED=0 go_install coredns github.com/coredns/coredns "$COREDNS_VERSION" ;;
+    kube-router) CGO_ENABLED=0 go_install kube-router github.com/cloudnativelabs/kube-router/v2/cmd/kube-router "$KUBE_ROUTER_VERSION" ;;
     *) log "unknown tool $1"; return 2 ;;
   esac
 }
