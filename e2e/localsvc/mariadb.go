@@ -56,6 +56,16 @@ func StartMariaDBWith(o MariaDBOptions) (*MariaDB, error) {
 		return nil, err
 	}
 	m := &MariaDB{Port: port, Socket: filepath.Join(dir, "mysqld.sock"), dir: dir, bind: bind}
+	// A temporary directory of its own: a starting server deletes every
+	// "#sql*" file in its tmpdir (left-over temporary tables, it assumes),
+	// so servers sharing /tmp deleted each other's on-disk temporary
+	// tables whenever one started beside another (seen: "Error on delete
+	// of '/tmp/#sql-temptable-…MAI'" in a suite running beside others).
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		return nil, err
+	}
+	env := append(BaseEnv(dir), "TMPDIR="+tmp)
 	user := []string{}
 	if os.Geteuid() == 0 {
 		user = []string{"--user=root"}
@@ -63,18 +73,18 @@ func StartMariaDBWith(o MariaDBOptions) (*MariaDB, error) {
 	install := append([]string{"mariadb-install-db", "--no-defaults", "--datadir=" + dir + "/data",
 		"--auth-root-authentication-method=socket", "--skip-test-db", "--skip-name-resolve"}, user...)
 	install = append(install, mariadbSizing...)
-	if code, log, err := Run(ProcSpec{Name: "mariadb-install-db", Dir: dir, Argv: install, Env: BaseEnv(dir)}, 2*time.Minute); err != nil || code != 0 {
+	if code, log, err := Run(ProcSpec{Name: "mariadb-install-db", Dir: dir, Argv: install, Env: env}, 2*time.Minute); err != nil || code != 0 {
 		return nil, exitError("mariadb-install-db", code, err, log)
 	}
 	argv := append([]string{"mariadbd", "--no-defaults", "--datadir=" + dir + "/data",
 		"--skip-networking=0", "--bind-address=" + bind, "--port=" + strconv.Itoa(port),
-		"--socket=" + m.Socket, "--pid-file=" + dir + "/mysqld.pid", "--skip-name-resolve", "--skip-log-bin",
+		"--socket=" + m.Socket, "--pid-file=" + dir + "/mysqld.pid", "--tmpdir=" + tmp, "--skip-name-resolve", "--skip-log-bin",
 		"--character-set-server=utf8mb4", "--collation-server=utf8mb4_general_ci"}, user...)
 	argv = append(argv, mariadbSizing...)
 	if o.TLS != nil {
 		argv = append(argv, "--ssl-ca="+o.TLS.CA, "--ssl-cert="+o.TLS.Cert, "--ssl-key="+o.TLS.Key)
 	}
-	m.spec = ProcSpec{Name: "mariadbd", Dir: dir, Argv: argv, Env: BaseEnv(dir)}
+	m.spec = ProcSpec{Name: "mariadbd", Dir: dir, Argv: argv, Env: env}
 	if err := m.Resume(); err != nil {
 		_ = m.Stop()
 		return nil, err
