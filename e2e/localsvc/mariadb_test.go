@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	e2epoll "github.com/c5c3/openstack-operators/e2e/poll"
 )
 
 // A server starting beside another leaves the other's on-disk temporary
@@ -49,13 +51,12 @@ func TestMariaDBStartKeepsAnotherServersTemporaryTables(t *testing.T) {
 	}
 	pattern := filepath.Join(tmpdir, fmt.Sprintf("#sql-temptable-%x-*", n))
 	var held []string
-	for deadline := time.Now().Add(2 * time.Minute); len(held) == 0; {
-		if time.Now().After(deadline) {
-			t.Fatalf("no temporary table file %s appeared", pattern)
+	e2epoll.Until(t, 2*time.Minute, func() error {
+		if held, _ = filepath.Glob(pattern); len(held) == 0 {
+			return fmt.Errorf("no temporary table file %s yet", pattern)
 		}
-		time.Sleep(50 * time.Millisecond)
-		held, _ = filepath.Glob(pattern)
-	}
+		return nil
+	})
 
 	b, err := StartMariaDB()
 	if err != nil {

@@ -12,17 +12,12 @@
 # docs/research/real-node-tier.md has the facts behind each step.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-hack=$(dirname "$here")
-# shellcheck source=../versions.env
-. "$hack/versions.env"
-TOOLS_DIR=${C5C3_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/c5c3-operators/tools}
-log() { echo "hack/kind/build.sh: $*" >&2; }
-engine=docker
-[ "${KIND_EXPERIMENTAL_PROVIDER:-}" != podman ] || engine=podman
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 
 kube_version=$(cd "$hack/toolchain" && GOWORK=off GOFLAGS= go list -m -f '{{.Version}}' k8s.io/kubernetes)
 etcd_version=$(cd "$hack/toolchain" && GOWORK=off GOFLAGS= go list -m -f '{{.Version}}' go.etcd.io/etcd/server/v3)
-key=$(cat "$0" "$here/node-customize.sh" "$here/default-cni.yaml" "$hack/versions.env" \
+key=$(cat "$0" "$here/lib.sh" "$here/node-customize.sh" "$here/default-cni.yaml" "$hack/versions.env" \
   "$hack/toolchain/go.mod" "$hack/toolchain/go.sum" | sha256sum | cut -c1-12)
 node=localhost/c5c3-kind/node:$kube_version-$key
 if $engine image inspect "$node" >/dev/null 2>&1; then
@@ -93,11 +88,7 @@ kube_dir=$(cd "$hack/toolchain" && GOWORK=off GOFLAGS= go list -m -f '{{.Dir}}' 
 gcc -Os -Wall -Werror -static -DVERSION="$kube_version-c5c3" -o "$work/pause" "$kube_dir/build/pause/linux/pause.c"
 image "$registry/pause:3.10" scratch "$work/pause" 'USER 65535:65535' 'ENTRYPOINT ["/usr/local/bin/pause"]'
 $engine tag "$registry/pause:3.10" "$registry/pause:3.10.2"
-if [ "$engine" = podman ]; then
-  podman save -q -m --format docker-archive -o "$work/images.tar" "${images[@]}"
-else
-  docker save -o "$work/images.tar" "${images[@]}"
-fi
+save_archive "$work/images.tar" "${images[@]}"
 
 # The node's root: bookworm (its systemd 252 still runs on cgroup v1
 # hosts), with containerd 2 and the CNI plugins from sid, laid out as

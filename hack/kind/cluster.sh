@@ -11,9 +11,8 @@
 # a containers.conf of our own (CONTAINERS_CONF); /etc is not touched.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-hack=$(dirname "$here")
-TOOLS_DIR=${C5C3_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/c5c3-operators/tools}
-log() { echo "hack/kind/cluster.sh: $*" >&2; }
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 
 # podman_env writes the containers.conf podman runs kind's nodes with and
 # exports what kind and podman read.

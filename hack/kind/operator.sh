@@ -6,12 +6,12 @@
 #   hack/kind/operator.sh OPERATOR CLUSTER     e.g. placement-operator op
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-hack=$(dirname "$here")
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 root=$(dirname "$hack")
 op=${1:?hack/kind/operator.sh OPERATOR CLUSTER}
 cluster=${2:?hack/kind/operator.sh OPERATOR CLUSTER}
 service=${op%-operator}
-log() { echo "hack/kind/operator.sh: $*" >&2; }
 
 kubeconfig=$("$here/cluster.sh" up "$cluster")
 eval "$("$here/cluster.sh" env)"

@@ -10,14 +10,9 @@
 # and the container engine of hack/kind/cluster.sh.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-hack=$(dirname "$here")
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 root=$(dirname "$hack")
-# shellcheck source=../versions.env
-. "$hack/versions.env"
-TOOLS_DIR=${C5C3_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/c5c3-operators/tools}
-log() { echo "hack/kind/service-image.sh: $*" >&2; }
-engine=docker
-[ "${KIND_EXPERIMENTAL_PROVIDER:-}" != podman ] || engine=podman
 service=${1:?hack/kind/service-image.sh SERVICE [SUITE]}
 suite=${2:-sid}
 
@@ -34,7 +29,7 @@ esac
 [ -n "$uid" ] || { log "no RunAsID for $service in its operator's render package"; exit 1; }
 packages+=(uwsgi-core uwsgi-plugin-python3)
 
-key=$(cat "$0" "$entry" | cat - <(printf '%s\n' "$suite" "$ROOTFS_EPOCH" "$uid" "${packages[@]}") | sha256sum | cut -c1-12)
+key=$(cat "$0" "$here/lib.sh" "$entry" | cat - <(printf '%s\n' "$suite" "$ROOTFS_EPOCH" "$uid" "${packages[@]}") | sha256sum | cut -c1-12)
 image=localhost/c5c3-kind/$service:$suite
 tar="$TOOLS_DIR/kind/images/$service-$suite-$key.tar"
 if [ -s "$tar" ]; then
@@ -65,10 +60,6 @@ $engine build -q -t "$image" "$work/ctx" >/dev/null
 $engine rmi "$image-rootfs" >/dev/null 2>&1 || true
 mkdir -p "$(dirname "$tar")"
 rm -f "$TOOLS_DIR/kind/images/$service-$suite-"*.tar
-if [ "$engine" = podman ]; then
-  podman save -q --format docker-archive -o "$tar.tmp" "$image"
-else
-  docker save -o "$tar.tmp" "$image"
-fi
+save_archive "$tar.tmp" "$image"
 mv "$tar.tmp" "$tar"
 echo "$tar"

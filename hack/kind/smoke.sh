@@ -9,12 +9,11 @@
 # seconds), up to a bound far above that; a state that never comes fails.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-hack=$(dirname "$here")
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 kubeconfig=${1:?hack/kind/smoke.sh KUBECONFIG}
 kubectl=$("$hack/tools.sh" --path kubectl)
 kc() { "$kubectl" --kubeconfig "$kubeconfig" "$@"; }
-log() { echo "hack/kind/smoke.sh: $*" >&2; }
-. "$hack/versions.env"
 
 kc delete namespace smoke-server smoke-client --ignore-not-found --wait >/dev/null
 kc apply -f - >/dev/null <<EOF
